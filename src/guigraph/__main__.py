@@ -1,0 +1,3 @@
+from guigraph.cli.main import main
+
+main()

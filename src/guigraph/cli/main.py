@@ -1,0 +1,47 @@
+"""Entry point of the ``guigraph`` command.
+
+Command modules are imported here and each registers its commands on ``app``. They import
+heavy dependencies inside the command functions, so ``guigraph --help`` works on a bare install.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+from guigraph import __version__
+
+app = typer.Typer(
+    name="guigraph",
+    help="GUI agents that learn a workflow graph from recorded executions and use it.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+#: Modules that define a ``register(app)`` function; order is the order of ``--help``.
+COMMAND_MODULES: tuple[str, ...] = ("guigraph.cli.demo",)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"guigraph {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """GUI agents that learn a workflow graph from recorded executions and use it."""
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(app)
+
+
+def main() -> None:
+    app()
