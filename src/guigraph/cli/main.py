@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 #: Modules that define a ``register(app)`` function; order is the order of ``--help``.
-COMMAND_MODULES: tuple[str, ...] = ("guigraph.cli.demo",)
+COMMAND_MODULES: tuple[str, ...] = ("guigraph.cli.demo", "guigraph.cli.score", "guigraph.cli.data")
 
 
 def _version(value: bool) -> None:
