@@ -117,3 +117,24 @@ def test_step_budget() -> None:
     taps = [Action(ActionType.PRESS_BACK), Action.click(200, 150)] * 10
     result = run_episode(env, make_team(ScriptDecider(taps)), TASK, seed=1, budget=Budget(5))
     assert len(result.steps) == 5 and result.reason == "step budget of 5 exhausted"
+
+
+def test_trajectory_writer_records_every_step(tmp_path) -> None:
+    import json
+
+    from guigraph.agents.trajectory import TrajectoryWriter
+
+    env = ToyWorld()
+    decider = ScriptDecider(["Shop", "type:mouse", "Search", "type:mouse", "Go"])
+    run_dir = tmp_path / "run"
+    result = run_episode(
+        env, make_team(decider), TASK, seed=1, callbacks=[TrajectoryWriter(run_dir)]
+    )
+    lines = [json.loads(line) for line in (run_dir / "steps.jsonl").read_text().splitlines()]
+    assert [line["step"] for line in lines] == list(range(len(result.steps)))
+    assert lines[1]["attempts"][0]["approved"] is False
+    assert lines[-1]["executed"]["action"] == {"type": "complete"}
+    assert len(list((run_dir / "screens").glob("*.png"))) == len(result.steps)
+    saved = json.loads((run_dir / "result.json").read_text())
+    assert saved["finished"] is True and saved["schema_version"] == 1
+    assert json.loads((run_dir / "task.json").read_text())["plan"]["subgoals"][0]["app"] == "shop"
