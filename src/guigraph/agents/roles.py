@@ -79,6 +79,7 @@ class SubGoal:
     app: str | None = None
     target_node: str | None = None
     final: bool = False
+    segment: int | None = None  # the plan segment this sub-goal belongs to, for graph plans
 
 
 @dataclass(frozen=True, slots=True)
