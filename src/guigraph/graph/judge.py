@@ -46,14 +46,15 @@ _IN_PAGE_ACTIONS = {ActionType.TYPE, ActionType.SCROLL, ActionType.WAIT}
 class RuleJudgeSettings:
     #: Jaccard similarity of UI structure below which the page changed.
     ui_jump_below: float = 0.5
-    #: Cosine similarity of visual descriptors below which the page changed (no UI tree).
-    visual_jump_below: float = 0.6
-    #: Mean absolute change of the title band (0..1 gray) above which the page changed.
-    header_jump_above: float = 0.08
+    #: Share of thumbnail cells of the upper screen that changed, above which the page changed
+    #: (no UI tree). The upper screen, because a keyboard or a bottom sheet covers the rest.
+    upper_changed_above: float = 0.25
+    #: A cell changed when its gray level moved by more than this (0..1).
+    cell_change: float = 0.06
     #: Mean absolute change of the whole screen below which nothing happened.
     unchanged_below: float = 0.004
-    #: Thumbnail rows (of 32) of the title band; rows 0-1 are the status bar (clock, battery).
-    header_rows: tuple[int, int] = (2, 7)
+    #: Thumbnail rows (of 32) of the upper screen; rows 0-1 are the status bar (clock, battery).
+    upper_rows: tuple[int, int] = (2, 19)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,8 +62,8 @@ class RuleJudgeSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleJudgeSettings:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        if "header_rows" in known:
-            known["header_rows"] = tuple(known["header_rows"])
+        if "upper_rows" in known:
+            known["upper_rows"] = tuple(known["upper_rows"])
         return cls(**known)
 
 
@@ -94,16 +95,12 @@ class RuleJudge:
     def _by_pixels(self, before: ScreenView, after: ScreenView) -> Judgement:
         import numpy as np
 
-        top, bottom = self.settings.header_rows
-        header = float(
-            np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom]).mean()
-        )
-        similarity = float(before.visual_vector() @ after.visual_vector())
-        jumped = (
-            header > self.settings.header_jump_above or similarity < self.settings.visual_jump_below
-        )
+        top, bottom = self.settings.upper_rows
+        delta = np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom])
+        changed = float((delta > self.settings.cell_change).mean())
+        jumped = changed > self.settings.upper_changed_above
         verdict = Verdict.JUMP if jumped else Verdict.IN_PAGE
-        return Judgement(verdict, f"title change {header:.3f}, visual similarity {similarity:.2f}")
+        return Judgement(verdict, f"upper screen changed {changed:.2f}")
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

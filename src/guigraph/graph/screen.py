@@ -64,33 +64,32 @@ class ScreenView:
     def structure_tokens(self) -> frozenset[str]:
         """The screen's skeleton: element ids or classes with their static labels.
 
-        Digits are dropped so a clock, a counter or a price does not make a new structure.
+        Digits in labels are masked so a clock, a counter or a price does not make a new structure.
         """
         if self._tokens is None:
             self._tokens = frozenset(_structure_token(e) for e in self.elements or ())
         return self._tokens
 
     def state_text(self) -> str:
-        """The text the state descriptor embeds: UI structure when present, else description."""
-        parts: list[str] = []
-        if self.app:
-            parts.append(f"app {self.app}")
+        """What the state descriptor embeds: UI structure when present, else the description.
+
+        The app is not part of it: it is checked on its own, and would make every two screens
+        of one app look alike.
+        """
         if self.has_ui:
-            parts.extend(sorted(self.structure_tokens()))
-        elif self.description:
-            parts.append(self.description)
-        return " ; ".join(parts)
+            return " ".join(sorted(self.structure_tokens()))
+        return self.description
 
 
 def _structure_token(element: UIElement) -> str:
-    role = element.class_name.rsplit(".", 1)[-1]
+    """One word per element: ``role:resource-id``, else ``role:label`` with digits masked."""
+    role = element.class_name.rsplit(".", 1)[-1].lower()
     if element.resource_id:
-        name = element.resource_id.rsplit("/", 1)[-1]
-    elif element.editable:
-        name = "input"  # what is typed into a field is content, not structure
-    else:
-        name = element.text or element.content_desc
-    return _DIGITS.sub("#", f"{role}:{name}".strip().lower())
+        return f"{role}:{element.resource_id.rsplit('/', 1)[-1].lower()}"
+    if element.editable:
+        return f"{role}:input"  # what is typed into a field is content, not structure
+    label = _DIGITS.sub("#", (element.text or element.content_desc).strip().lower())
+    return f"{role}:{'_'.join(label.split())}"
 
 
 def _thumbnail(observation: Observation) -> np.ndarray:
