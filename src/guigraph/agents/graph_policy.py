@@ -59,7 +59,6 @@ class GraphPolicy:
     script: list[ScriptStep] = field(default_factory=list)
     values: dict[str, str] = field(default_factory=dict)
     replacements: dict[str, str] = field(default_factory=dict)
-    sources: dict[str, str] = field(default_factory=dict)
     cursor: int = 0
     pending: tuple[int | None, Action] | None = None
     navigation: list[ScriptStep] = field(default_factory=list)
@@ -95,10 +94,6 @@ class GraphPolicy:
             example = item.trace.values.get(key)
             if example:
                 self.replacements.setdefault(example, value)
-        for edge_id in item.trace.edge_path:
-            for slot in edges[edge_id].slots:
-                if slot.source.startswith("screen:"):
-                    self.sources[f"{edge_id}:{slot.name}"] = slot.source
 
     def subgoal(self) -> SubGoal:
         if self.cursor >= len(self.script):
@@ -160,12 +155,7 @@ class GraphPolicy:
             for k, v in self.values.items()
             if k.startswith(f"{step.slot_key}:")
         }
-        sources = {
-            k.split(":", 1)[1]: v
-            for k, v in self.sources.items()
-            if k.startswith(f"{step.slot_key}:")
-        }
-        return ground(step.template, state, values, self.replacements, memory, sources)
+        return ground(step.template, state, values, self.replacements, memory)
 
     def _here(self, state: SemanticState) -> int | None:
         return int(state.node_id) if state.node_id is not None else None

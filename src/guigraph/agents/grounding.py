@@ -27,17 +27,18 @@ def fill_text(
     template_text: str,
     values: Mapping[str, str],
     memory: FocusMemory | None = None,
-    sources: Mapping[str, str] | None = None,
+    source: str = "",
 ) -> str:
-    """Replace ``{slot}`` markers: task values first, then what focus memory holds for them."""
+    """Replace ``{slot}`` markers: a value read off a screen comes from focus memory, a value
+    of the instruction from the task's slot values; the recorded example is the last resort."""
 
     def replace(match: re.Match[str]) -> str:
         name = match.group(1)
-        if name in values:
-            return values[name]
-        source = (sources or {}).get(name)
-        remembered = memory.recall(source) if memory and source else None
-        return remembered if remembered is not None else match.group(0)
+        if source.startswith("screen:") and memory is not None:
+            remembered = memory.recall(source)
+            if remembered is not None:
+                return remembered
+        return values.get(name, match.group(0))
 
     return _SLOT.sub(replace, template_text)
 
@@ -70,7 +71,6 @@ def ground(
     values: Mapping[str, str],
     replacements: Mapping[str, str],
     memory: FocusMemory | None = None,
-    sources: Mapping[str, str] | None = None,
 ) -> Proposal | None:
     """The proposal for ``template`` on this screen, or None when its target is not here."""
     kind = ActionType(template.type)
@@ -83,7 +83,7 @@ def ground(
             return Proposal(Action(kind, point=Point(*template.point)), reason="graph: point")
         return None
     if kind is ActionType.TYPE:
-        text = fill_text(template.text or "", values, memory, sources)
+        text = fill_text(template.text or "", values, memory, template.text_source)
         return Proposal(Action.type_text(text), target=state.focused_field, reason="graph: type")
     if kind is ActionType.SCROLL:
         direction = ScrollDirection(template.direction or ScrollDirection.UP)
