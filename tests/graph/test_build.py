@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,9 @@ from guigraph.graph.kb import STATES_INDEX_FILE, KnowledgeBase
 from guigraph.graph.matcher import DualThresholdVerifier, MatchSettings
 from guigraph.graph.settings import KBSettings
 from guigraph.graph.truth import check
+from guigraph.types import Action, ActionType
 from tests.graph.conftest import make_recorders, sources, write_logs
-from tests.graph.world import Recorder
+from tests.graph.world import Recorder, search_episode
 
 
 def build_kb(path: Path, recorders: list[Recorder], use_ui: bool = True) -> KnowledgeBase:
@@ -160,3 +162,46 @@ def test_kb_keeps_its_settings(tmp_path: Path, recorders: list[Recorder]) -> Non
     build_kb(tmp_path / "kb", recorders[:1]).close()
     with pytest.raises(ConfigError, match="use_ui"):
         KnowledgeBase.create(tmp_path / "kb", KBSettings(use_ui=False))
+
+
+def test_trace_keeps_tail_actions_slot_values_and_screen_sources(tmp_path: Path) -> None:
+    """A value read on one screen and typed later is a screen slot; the last state's actions
+    (no edge holds them) are kept as the trace's tail."""
+    from tests.graph.world import Recorder, ScreenState, center
+
+    rec = Recorder("n01", "Note the temperature of Paris", random.Random(0))
+    home = ScreenState("home.launcher")
+    rec.act(home, Action.click(*center(home, 1)), "jump")
+    place = ScreenState("maps.place", items=("Paris", "21°C", "Share"))
+    rec.act(place, Action(ActionType.PRESS_HOME), "jump")
+    rec.act(home, Action.click(*center(home, 2)), "jump")
+    note = ScreenState("shop.main", extra={"field": "1"})
+    rec.act(note, Action.click(100, 183), "in_page")
+    note.keyboard = True
+    rec.act(note, Action.type_text("21°C"), "in_page")
+    note.typed = "21°C"
+    rec.act(note, Action.click(*center(note, 2)), "in_page")
+    rec.act(note, Action(ActionType.COMPLETE), None)
+    kb = KnowledgeBase.create(tmp_path / "kb")
+    GraphBuilder(kb).add_episode(rec.episode())
+    trace = kb.trace("n01")
+    assert trace is not None
+    assert [a.type for a in trace.tail] == ["click", "type", "click", "complete"]
+    typed = trace.tail[1]
+    assert typed.text == "{text1}" and typed.text_source == "screen:maps:id/place_1"
+    assert trace.values == {"tail:text1": "21°C"}
+
+
+def test_trace_values_are_the_episodes_own(tmp_path: Path) -> None:
+    """Two episodes share the search edge; each trace keeps the city it typed."""
+    kb = KnowledgeBase.create(tmp_path / "kb")
+    builder = GraphBuilder(kb)
+    for rec in (search_episode("a", "Paris", seed=1), search_episode("b", "Lima", seed=2)):
+        builder.add_episode(rec.episode())
+    first, second = kb.trace("a"), kb.trace("b")
+    assert first is not None and second is not None
+    shared = set(first.edge_path) & set(second.edge_path)
+    typed_edges = [e for e in shared if any(k.startswith(f"{e}:") for k in first.values)]
+    assert typed_edges, "the search edge should be shared and carry a slot"
+    key = next(k for k in first.values if k.startswith(f"{typed_edges[0]}:"))
+    assert (first.values[key], second.values[key]) == ("Paris", "Lima")

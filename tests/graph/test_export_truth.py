@@ -14,6 +14,7 @@ from guigraph.errors import ConfigError, DatasetError
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.export import export
 from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.settings import SCHEMA_VERSION
 from guigraph.graph.truth import check, read_truth
 from tests.graph.conftest import sources
 from tests.graph.world import Recorder
@@ -36,7 +37,7 @@ def test_graphml_round_trips(tmp_path: Path, kb: KnowledgeBase) -> None:
 
 def test_json_has_nodes_edges_traces(tmp_path: Path, kb: KnowledgeBase) -> None:
     doc = json.loads(export(kb, "json", tmp_path / "g.json").read_text())
-    assert doc["schema_version"] == 1
+    assert doc["schema_version"] == SCHEMA_VERSION
     assert len(doc["nodes"]) == 6 and len(doc["edges"]) == len(kb.edges())
     assert len(doc["traces"]) == 9
 
