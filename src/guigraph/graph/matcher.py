@@ -58,7 +58,7 @@ class StateVerifier(Protocol):
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     text_threshold: float = 0.8
-    visual_threshold: float = 0.75
+    visual_threshold: float = 0.5
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so
