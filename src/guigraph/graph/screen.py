@@ -117,8 +117,10 @@ def _thumbnail(observation: Observation) -> np.ndarray:
     import numpy as np
     from PIL import Image
 
-    with observation.image() as image:
-        gray = image.convert("L")
-        # BOX averages every source pixel, and reducing_gap pre-shrinks big screenshots fast.
-        small = gray.resize(THUMB_SIZE, Image.Resampling.BOX, reducing_gap=2.0)
+    with observation.image() as opened:
+        # Palette and other modes would resize with nearest-neighbour: make them plain first.
+        image = opened if opened.mode in ("RGB", "RGBA", "L") else opened.convert("RGB")
+        # Shrink first, then drop colour: converting a full screenshot costs more than this.
+        # BOX averages every source pixel; reducing_gap pre-shrinks big screenshots fast.
+        small = image.resize(THUMB_SIZE, Image.Resampling.BOX, reducing_gap=2.0).convert("L")
     return np.asarray(small, dtype=np.float32) / 255.0
