@@ -89,22 +89,25 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=1_000_000)
     parser.add_argument("--mode", choices=["official", "strict"], default="official")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=3, help="report the best of N runs")
     parser.add_argument("--jsonl", action="store_true", help="also time the STEPS.jsonl path")
     args = parser.parse_args()
 
     records = synthetic_records(args.steps, args.seed)
-    start = time.perf_counter()
-    scored = score_records(records, args.mode)
-    matched = time.perf_counter()
-    summary = summarize(scored, "category-mean", args.mode)
-    done = time.perf_counter()
-    total = done - start
-    print(f"{len(records):,} steps, {args.mode} mode")
-    print(
-        f"  match:     {matched - start:6.2f} s  ({len(records) / (matched - start):,.0f} steps/s)"
-    )
-    print(f"  summarize: {done - matched:6.2f} s")
-    print(f"  in memory: {total:6.2f} s  ({len(records) / total:,.0f} steps/s)")
+    print(f"{len(records):,} steps, {args.mode} mode, best of {args.repeat}")
+    best_match = best_total = float("inf")
+    for _ in range(args.repeat):  # the machine is shared: the best run is the least disturbed
+        start = time.perf_counter()
+        scored = score_records(records, args.mode)
+        matched = time.perf_counter()
+        summary = summarize(scored, "category-mean", args.mode)
+        done = time.perf_counter()
+        best_match = min(best_match, matched - start)
+        best_total = min(best_total, done - start)
+        del scored
+    n = len(records)
+    print(f"  match:     {best_match:6.2f} s  ({n / best_match:,.0f} steps/s)")
+    print(f"  in memory: {best_total:6.2f} s  ({n / best_total:,.0f} steps/s, match + summarize)")
     print(f"  AMS {summary.ams:.2f}  SR {summary.sr:.2f}  verdicts {summary.verdict_counts}")
 
     if args.jsonl:

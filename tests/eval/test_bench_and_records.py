@@ -34,7 +34,7 @@ def test_bench_generator_and_script_run() -> None:
     assert len(records) == 500
     assert {r.episode_id for r in records if r.gt == "COMPLETE"} == {r.episode_id for r in records}
     out = subprocess.run(
-        [sys.executable, str(BENCH), "--steps", "2000", "--jsonl"],
+        [sys.executable, str(BENCH), "--steps", "2000", "--repeat", "1", "--jsonl"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert "2,000 steps" in out.stdout and "end to end" in out.stdout

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
+from guigraph.eval.gcpause import paused_gc
+
 Aggregate = Literal["pooled", "category-mean"]
 AGGREGATES: tuple[str, ...] = ("pooled", "category-mean")
 
@@ -270,7 +272,8 @@ def summarize(
     """Every metric of a scored run. ``aggregate`` picks how the headline AMS/SR are formed."""
     if aggregate not in AGGREGATES:
         raise ValueError(f"aggregate must be one of {', '.join(AGGREGATES)}, got {aggregate!r}")
-    tally = _tally(steps)
+    with paused_gc():
+        tally = _tally(steps)
     overall, categories, counts = tally.overall, tally.per_category, tally.verdict_counts
     if aggregate == "pooled":
         ams, sr = overall.ams, overall.sr

@@ -10,13 +10,14 @@ episode with two step lengths or categories).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
 from guigraph.data.commands import action_to_command
 from guigraph.errors import ActionError, DatasetError
-from guigraph.eval.matching import MatchMode, match_official, match_strict
+from guigraph.eval.gcpause import paused_gc
+from guigraph.eval.matching import MatchMode, Verdict, match_official, match_strict
 from guigraph.eval.metrics import ScoredStep
 from guigraph.types import Episode
 
@@ -83,7 +84,7 @@ def parse_step_line(data: Any, where: str, line: int) -> StepRecord:
 def read_steps(path: Path) -> list[StepRecord]:
     """Every record of a STEPS.jsonl file, checked for consistency between lines."""
     records: list[StepRecord] = []
-    with Path(path).open(encoding="utf-8") as lines:
+    with paused_gc(), Path(path).open(encoding="utf-8") as lines:
         for number, text in enumerate(lines, start=1):
             if not text.strip():
                 continue
@@ -126,6 +127,13 @@ def score_records(
     if mode not in ("official", "strict"):
         raise ValueError(f"mode must be official or strict, got {mode!r}")
     match = match_official if mode == "official" else match_strict
+    with paused_gc():
+        return _score_all(records, match, source)
+
+
+def _score_all(
+    records: Sequence[StepRecord], match: Callable[..., Verdict], source: str
+) -> list[ScoredStep]:
     scored: list[ScoredStep] = []
     append = scored.append
     # tuple.__new__ and tuple unpacking skip NamedTuple's Python-level __new__ and property
