@@ -1,0 +1,1 @@
+"""GUIOdyssey data: command strings, reading and writing episode folders, checking them."""

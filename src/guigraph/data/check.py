@@ -1,0 +1,109 @@
+"""Validate a whole GUIOdyssey folder and report every problem, not just the first.
+
+Runs the episode reader in collecting mode (so every file gets the same checks as reading),
+then adds what the reader leaves alone because it never opens images or other files:
+screenshots on disk, coordinates inside 0..1000, ids that match file names, split files that
+name existing episodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from guigraph.data.fields import FieldReader, Problem
+from guigraph.data.odyssey import (
+    ANNOTATIONS,
+    SCREENSHOTS,
+    SPLIT_PARTS,
+    SPLITS,
+    load_json,
+    parse_episode,
+    read_split,
+)
+from guigraph.geometry import NORM_MAX
+
+__all__ = ["Problem", "check_dataset", "check_episode_file"]
+
+
+def check_dataset(root: Path) -> list[Problem]:
+    """Every problem found in the folder, sorted by file."""
+    root = Path(root)
+    annotations = root / ANNOTATIONS
+    if not annotations.is_dir():
+        return [Problem(str(annotations), None, "a folder of <episode_id>.json files", "nothing")]
+    screenshots = root / SCREENSHOTS
+    problems: list[Problem] = []
+    have_screens = screenshots.is_dir()
+    if not have_screens:
+        problems.append(Problem(str(screenshots), None, "a folder of screenshots", "nothing"))
+    episode_ids = set()
+    for path in sorted(annotations.glob("*.json")):
+        episode_ids.add(path.stem)
+        problems.extend(check_episode_file(path, screenshots, check_screenshots=have_screens))
+    splits = root / SPLITS
+    if splits.is_dir():
+        for path in sorted(splits.glob("*.json")):
+            problems.extend(_check_split(path, episode_ids))
+    return problems
+
+
+def check_episode_file(
+    path: Path, screenshots: Path, *, check_screenshots: bool = True
+) -> list[Problem]:
+    reader = FieldReader(path, collect=True)
+    data = load_json(path, reader)
+    parse_episode(data, reader, screenshots)
+    if isinstance(data, Mapping):
+        if isinstance(data.get("episode_id"), str) and data["episode_id"] != path.stem:
+            reader.fail("episode_id", f"the file's name {path.stem!r}", data["episode_id"])
+        steps = data.get("steps")
+        if isinstance(steps, list):
+            for position, step in enumerate(steps):
+                if isinstance(step, Mapping):
+                    _check_step_extras(step, f"steps[{position}]", reader)
+                    if check_screenshots:
+                        _check_screenshot(step, f"steps[{position}]", screenshots, reader)
+    return reader.problems
+
+
+def _points(value: Any) -> Iterator[float]:
+    """Every number in a nested list, for the range check."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _points(item)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield value
+
+
+def _check_step_extras(step: Mapping[str, Any], here: str, reader: FieldReader) -> None:
+    for key in ("info", "sam2_bbox"):
+        value = step.get(key)
+        if isinstance(value, list) and any(not 0 <= v <= NORM_MAX for v in _points(value)):
+            reader.fail(f"{here}.{key}", "coordinates within 0..1000", value)
+
+
+def _check_screenshot(
+    step: Mapping[str, Any], here: str, screenshots: Path, reader: FieldReader
+) -> None:
+    name = step.get("screenshot")
+    if isinstance(name, str) and not (screenshots / name).is_file():
+        reader.fail(f"{here}.screenshot", f"an image at {screenshots / name}", "nothing")
+
+
+def _check_split(path: Path, episode_ids: set[str]) -> list[Problem]:
+    reader = FieldReader(path, collect=True)
+    parts = read_split(path, reader)
+    for part in SPLIT_PARTS:
+        seen: set[str] = set()
+        for position, episode_id in enumerate(parts[part]):
+            field = f"{part}[{position}]"
+            if episode_id not in episode_ids:
+                reader.fail(field, f"an episode in {ANNOTATIONS}/", f"{episode_id}.json")
+            if episode_id in seen:
+                reader.fail(field, f"each episode once in {part}", episode_id)
+            seen.add(episode_id)
+    for episode_id in sorted(set(parts["train"]) & set(parts["test"])):
+        reader.fail("test", "no episode in both train and test", episode_id)
+    return reader.problems

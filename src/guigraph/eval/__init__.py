@@ -1,0 +1,1 @@
+"""Scoring: the official GUIOdyssey step matcher, AMS/SR metrics, STEPS files."""
