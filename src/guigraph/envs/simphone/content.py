@@ -146,7 +146,7 @@ def _lyrics(rng: random.Random) -> tuple[str, ...]:
 
 
 def make_catalog(rng: random.Random) -> Catalog:
-    products = []
+    products: list[Product] = []
     for kind in PRODUCT_KINDS:
         for brand in rng.sample(BRANDS, 3):
             price = f"${rng.randint(9, 299)}.{rng.choice(('00', '49', '99'))}"
@@ -160,7 +160,7 @@ def make_catalog(rng: random.Random) -> Catalog:
             continue
         titles.add(title)
         songs.append(Song(len(songs), title, rng.choice(ARTISTS), _lyrics(rng)))
-    articles = []
+    articles: list[Article] = []
     for topic in TOPICS:
         for n, site in enumerate(
             rng.sample(("wikiverse.org", "dailyfacts.net", "lab-notes.io"), 2)
@@ -175,7 +175,7 @@ def make_catalog(rng: random.Random) -> Catalog:
                 for _ in range(6)
             )
             articles.append(Article(len(articles), topic, title, site, paragraphs))
-    videos = []
+    videos: list[Video] = []
     for topic in VIDEO_TOPICS:
         for n in range(2):
             title = f"{topic.title()} {('for beginners', 'in 5 minutes')[n]}"

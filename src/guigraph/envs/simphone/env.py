@@ -146,9 +146,6 @@ class SimPhone(Env):
             return f"focused {widget.placeholder}", None
         if widget.key == "kb_enter" and entry is not None:
             return self._enter(world, view), None
-        if widget.key == "nav_up":
-            world.pop()
-            return "up", None
         if widget.tap is None:
             return f"{widget.text or widget.key} is not clickable", None
         widget.tap(world)

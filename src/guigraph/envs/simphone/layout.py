@@ -9,9 +9,13 @@ place of the bottom bar and shortens the body.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from guigraph.envs.simphone.devices import DeviceProfile
 from guigraph.envs.simphone.widgets import Popup, Screen, W
+
+if TYPE_CHECKING:
+    from guigraph.envs.simphone.world import World
 
 STATUS, APPBAR, NAVBAR, BOTTOM, MARGIN = 24, 52, 32, 54, 12
 ROW_HEIGHT = {
@@ -128,7 +132,11 @@ def layout_screen(screen: Screen, device: DeviceProfile, scroll: int, focus: str
         if screen.up:
             size = bar[3] - bar[1]
             out.placed.append(
-                Placed(W("button", "<", key="nav_up"), (0, bar[1], size, bar[3]), "appbar")
+                Placed(
+                    W("button", "<", key="nav_up", tap=_navigate_up),
+                    (0, bar[1], size, bar[3]),
+                    "appbar",
+                )
             )
         x = width
         for action in reversed(screen.actions):
@@ -174,6 +182,10 @@ def layout_screen(screen: Screen, device: DeviceProfile, scroll: int, focus: str
     if out.keyboard:
         out.placed.extend(_keyboard(device, bottom))
     return out
+
+
+def _navigate_up(world: World) -> None:
+    world.pop()
 
 
 def _max_scroll(heights: list[int], room: int) -> int:

@@ -128,7 +128,12 @@ def elements(view: PhoneView, device: DeviceProfile) -> tuple[UIElement, ...]:
         x1, y1, x2, y2 = scroll_box
         out.append(
             UIElement(
-                BBox(x1 * sx, y1 * sy, min(1000.0, x2 * sx), min(1000.0, y2 * sy)),
+                BBox(
+                    round(x1 * sx, 1),
+                    round(y1 * sy, 1),
+                    round(min(1000.0, x2 * sx), 1),
+                    round(min(1000.0, y2 * sy), 1),
+                ),
                 class_name="androidx.recyclerview.widget.RecyclerView",
                 resource_id=f"{view.app}:id/list",
                 scrollable=True,
@@ -141,7 +146,7 @@ def describe(view: PhoneView) -> str:
     """A one-line caption of the screen, as GUIOdyssey's ``description`` field gives."""
     texts = [p.widget.text for p in view.visible() if p.widget.text and p.widget.key != "keyboard"]
     shown = ", ".join(dict.fromkeys(t for t in texts if t not in ("<",)))
-    label = APPS.get(view.app, (view.app.title(), "", ()))[0]
+    label = APPS[view.app][0] if view.app in APPS else "Home"
     return f"{label} screen: {shown[:300]}"
 
 

@@ -107,7 +107,8 @@ class Painter:
                 self.draw.rectangle((x1, y1, x2, y2), fill=self.accent)
                 self.text((self.px(52), cy), w.text, FONT["title"], WHITE, width=x2 * 0.55)
             else:
-                self.text(((x1 + x2) / 2, cy), w.text, FONT["button"], WHITE, anchor="mm")
+                size = 24 if w.key == "nav_up" else FONT["button"]
+                self.text(((x1 + x2) / 2, cy), w.text, size, WHITE, anchor="mm")
             return
         if region == "bottom" and w.kind == "row":
             self.draw.rectangle((x1, y1, x2, y2), fill=t["field"])

@@ -54,10 +54,10 @@ def template(
 def has_number(text: str, value: str) -> bool:
     """``value``'s number appears in ``text`` as a whole number (``21`` not inside ``210``)."""
     number = re.search(r"-?\d+(\.\d+)?", value)
-    return (
-        bool(number)
-        and re.search(rf"(?<![\d.]){re.escape(number.group())}(?![\d])", text) is not None
-    )  # type: ignore[union-attr]
+    if number is None:
+        return False
+    pattern = rf"(?<![\d.]){re.escape(number.group())}(?![\d])"
+    return re.search(pattern, text) is not None
 
 
 def sent(world: World, contact: str, needle: str) -> bool:

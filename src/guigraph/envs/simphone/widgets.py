@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from guigraph.envs.simphone.world import Entry, World
@@ -116,7 +116,7 @@ def app(name: str, label: str, root: str, color: tuple[int, int, int]) -> None:
 
 
 # Small constructors that keep app modules short ---------------------------------------------
-def go(screen_name: str, loading: bool = False, **params: object) -> Handler:
+def go(screen_name: str, *, loading: bool = False, **params: Any) -> Handler:
     """A handler that opens ``screen_name`` on top of the current one."""
 
     def handler(world: World) -> None:
@@ -129,7 +129,7 @@ def item(text: str, sub: str = "", key: str = "", tap: Handler | None = None, **
     return W("item", text, key=key, sub=sub, tap=tap, **kw)  # type: ignore[arg-type]
 
 
-def nav_item(text: str, screen_name: str, sub: str = "", key: str = "", **params: object) -> W:
+def nav_item(text: str, screen_name: str, sub: str = "", key: str = "", **params: Any) -> W:
     return W("item", text, key=key, sub=sub, tap=go(screen_name, **params), nav=True)
 
 

@@ -159,7 +159,7 @@ class World:
         self.showing_recents = False
         self.app = HOME
 
-    def push(self, screen: str, loading: bool = False, **params: Any) -> None:
+    def push(self, screen: str, *, loading: bool = False, **params: Any) -> None:
         entry = Entry(screen, dict(params))
         if loading:
             entry.loading_until = self.tick + 2

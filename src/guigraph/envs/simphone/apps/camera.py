@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from guigraph.envs.simphone.widgets import Popup, Screen, W, app, button, popup, row, screen
+from guigraph.envs.simphone.widgets import (
+    Handler,
+    Popup,
+    Screen,
+    W,
+    app,
+    button,
+    popup,
+    row,
+    screen,
+)
 from guigraph.envs.simphone.world import Entry, World
 
 app("camera", "Camera", "camera.viewfinder", (55, 71, 79))
@@ -21,7 +31,7 @@ def _shutter(world: World) -> None:
 def viewfinder(world: World, entry: Entry) -> Screen:
     mode = str(entry.params.get("mode", "Photo"))
 
-    def set_mode(value: str):  # type: ignore[no-untyped-def]
+    def set_mode(value: str) -> Handler:
         return lambda w: entry.params.__setitem__("mode", value)
 
     body = [

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from guigraph.envs.simphone.widgets import APPS, POPUPS, Popup, Screen, W, button, item, row, screen
+from guigraph.envs.simphone.widgets import (
+    APPS,
+    POPUPS,
+    Handler,
+    Popup,
+    PopupFn,
+    Screen,
+    W,
+    button,
+    item,
+    row,
+    screen,
+)
 from guigraph.envs.simphone.world import Entry, World
 
 #: Launcher order of the apps (four to a row).
@@ -24,7 +36,7 @@ LAUNCHER = (
 )
 
 
-def open_app(name: str):  # type: ignore[no-untyped-def]
+def open_app(name: str) -> Handler:
     def handler(world: World) -> None:
         world.launch(name, APPS[name][1])
 
@@ -44,7 +56,7 @@ def home(world: World, entry: Entry) -> Screen:
     return Screen("", body=[W("text", ""), *rows], appbar=False)
 
 
-def _switch_to(name: str):  # type: ignore[no-untyped-def]
+def _switch_to(name: str) -> Handler:
     def handler(world: World) -> None:
         world.launch(name, APPS[name][1])
 
@@ -69,7 +81,7 @@ def recents(world: World, entry: Entry) -> Screen:
     )
 
 
-def _rate_popup(app_name: str):  # type: ignore[no-untyped-def]
+def _rate_popup(app_name: str) -> PopupFn:
     def build(world: World, entry: Entry) -> Popup:
         def rate(w: World) -> None:
             w.data.rated.append(app_name)
