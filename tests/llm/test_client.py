@@ -139,3 +139,17 @@ def test_unparseable_json_reply_raises_parse_error_with_raw_text() -> None:
     with server, pytest.raises(ResponseParseError) as caught:
         client_for(server).complete_json(HELLO)
     assert caught.value.raw == '{"jump": tru'
+
+
+def test_async_connections_close_with_their_loop() -> None:
+    async def use(client: ChatClient) -> str:
+        text = (await client.acomplete(HELLO)).text
+        await client.aclose()
+        await client.aclose()  # harmless twice
+        return text
+
+    with FakeModelServer() as server:
+        client = client_for(server)
+        assert asyncio.run(use(client)) == "ok"
+        assert asyncio.run(use(client)) == "ok"  # a new loop gets a new connection pool
+        assert server.request_count == 2
