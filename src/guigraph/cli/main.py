@@ -23,8 +23,10 @@ app = typer.Typer(
 #: Modules that define a ``register(app)`` function; order is the order of ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.demo",
-    "guigraph.cli.score",
     "guigraph.cli.data",
+    "guigraph.cli.score",
+    "guigraph.cli.build",
+    "guigraph.cli.kb",
     "guigraph.cli.model",
 )
 

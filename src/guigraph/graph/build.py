@@ -26,7 +26,7 @@ from guigraph.graph.matcher import (
     StateVerifier,
     describe,
 )
-from guigraph.graph.records import Slot, dumps, edge_signature
+from guigraph.graph.records import ActionTemplate, Slot, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
 from guigraph.graph.templates import action_template
 from guigraph.types import Episode
@@ -128,13 +128,18 @@ class GraphBuilder:
                 for run, d in zip(runs, descriptors, strict=True)
             ]
             runs, nodes = _merge_self_loops(runs, nodes)
-            edge_ids = [
-                self._record_edge(conn, episode, runs[k], nodes[k], nodes[k + 1])
-                for k in range(len(runs) - 1)
-            ]
+            values: dict[str, str] = {}
+            edge_ids = []
+            for k in range(len(runs) - 1):
+                edge_id, slots = self._record_edge(conn, episode, runs[k], nodes[k], nodes[k + 1])
+                edge_ids.append(edge_id)
+                values.update({f"{edge_id}:{slot.name}": slot.example for slot in slots})
+            tail, tail_slots = self._templates(episode, runs[-1])
+            values.update({f"tail:{slot.name}": slot.example for slot in tail_slots})
             self._record_steps(conn, episode, runs, nodes, judgements)
             conn.execute(
-                "INSERT INTO traces VALUES (?, (SELECT COUNT(*) FROM traces), ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO traces VALUES (?, (SELECT COUNT(*) FROM traces), ?, ?, ?, ?, ?, ?,"
+                " ?, ?)",
                 (
                     episode.episode_id,
                     episode.instruction,
@@ -143,6 +148,8 @@ class GraphBuilder:
                     dumps(nodes),
                     dumps(edge_ids),
                     len(episode.steps),
+                    dumps([a.to_dict() for a in tail]),
+                    dumps(values),
                 ),
             )
 
@@ -160,12 +167,6 @@ class GraphBuilder:
                     f"{obs.screenshot_path} is missing"
                 )
             view = ScreenView(obs, step.description, self.use_ui)
-            try:
-                view.thumbnail()
-            except Exception as exc:  # PIL raises several types for a broken PNG
-                raise EpisodeSkipped(
-                    f"episode {episode.episode_id} step {step.index}: unreadable screenshot ({exc})"
-                ) from exc
             views.append(view)
         return views
 
@@ -211,13 +212,24 @@ class GraphBuilder:
             (node_id, descriptor.app, vector.tobytes()),
         )
 
-    def _record_edge(
-        self, conn: sqlite3.Connection, episode: Episode, run: list[int], source: int, target: int
-    ) -> int:
+    def _templates(
+        self, episode: Episode, run: list[int]
+    ) -> tuple[tuple[ActionTemplate, ...], list[Slot]]:
+        """Templates of the steps in ``run``, and the slots their typed text became."""
         slots: list[Slot] = []
         actions = tuple(
-            action_template(episode.steps[i], episode.instruction, slots, self.use_ui) for i in run
+            action_template(
+                episode.steps[i], episode.instruction, slots, self.use_ui, episode.steps[:i]
+            )
+            for i in run
         )
+        return actions, slots
+
+    def _record_edge(
+        self, conn: sqlite3.Connection, episode: Episode, run: list[int], source: int, target: int
+    ) -> tuple[int, list[Slot]]:
+        """The edge's id, and the slots as this episode filled them."""
+        actions, slots = self._templates(episode, run)
         signature = edge_signature(actions)
         row = conn.execute(
             "SELECT edge_id, episodes FROM edges WHERE source = ? AND target = ? AND signature = ?",
@@ -233,7 +245,7 @@ class GraphBuilder:
                 "UPDATE edges SET count = count + 1, episodes = ? WHERE edge_id = ?",
                 (dumps(episodes), row[0]),
             )
-            return int(row[0])
+            return int(row[0]), slots
         cursor = conn.execute(
             "INSERT INTO edges (source, target, signature, actions, slots, target_label, count,"
             " episodes) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
@@ -247,7 +259,7 @@ class GraphBuilder:
                 dumps([episode.episode_id]),
             ),
         )
-        return int(cursor.lastrowid or 0)
+        return int(cursor.lastrowid or 0), slots
 
     def _record_steps(
         self,

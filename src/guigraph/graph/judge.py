@@ -46,14 +46,15 @@ _IN_PAGE_ACTIONS = {ActionType.TYPE, ActionType.SCROLL, ActionType.WAIT}
 class RuleJudgeSettings:
     #: Jaccard similarity of UI structure below which the page changed.
     ui_jump_below: float = 0.5
-    #: Cosine similarity of visual descriptors below which the page changed (no UI tree).
-    visual_jump_below: float = 0.6
-    #: Mean absolute change of the title band (0..1 gray) above which the page changed.
-    header_jump_above: float = 0.08
+    #: Share of thumbnail cells of the upper screen that changed, above which the page changed
+    #: (no UI tree). The upper screen, because a keyboard or a bottom sheet covers the rest.
+    upper_changed_above: float = 0.25
+    #: A cell changed when its gray level moved by more than this (0..1).
+    cell_change: float = 0.06
     #: Mean absolute change of the whole screen below which nothing happened.
     unchanged_below: float = 0.004
-    #: Thumbnail rows (of 32) of the title band; rows 0-1 are the status bar (clock, battery).
-    header_rows: tuple[int, int] = (2, 7)
+    #: Thumbnail rows (of 32) of the upper screen; rows 0-1 are the status bar (clock, battery).
+    upper_rows: tuple[int, int] = (2, 19)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,8 +62,8 @@ class RuleJudgeSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleJudgeSettings:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        if "header_rows" in known:
-            known["header_rows"] = tuple(known["header_rows"])
+        if "upper_rows" in known:
+            known["upper_rows"] = tuple(known["upper_rows"])
         return cls(**known)
 
 
@@ -75,35 +76,47 @@ class RuleJudge:
     def judge(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
         if before.app and after.app and before.app != after.app:
             return Judgement(Verdict.JUMP, f"app changed {before.app} -> {after.app}")
+        if before.has_ui and after.has_ui:
+            # The UI tree says everything the pixels would, and costs no image decoding.
+            return self._by_structure(before, action, after)
         change = _mean_change(before, after)
         if change < self.settings.unchanged_below:
             return Judgement(Verdict.IN_PAGE, f"screen unchanged ({change:.4f})")
-        if action.type in _LEAVING_ACTIONS:
-            return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
-        if action.type in _IN_PAGE_ACTIONS:
-            return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
-        if before.has_ui and after.has_ui:
-            return self._by_structure(before, after)
-        return self._by_pixels(before, after)
+        by_action = _by_action_type(action)
+        return by_action if by_action is not None else self._by_pixels(before, after)
 
-    def _by_structure(self, before: ScreenView, after: ScreenView) -> Judgement:
+    def _by_structure(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
         similarity = jaccard(before.structure_tokens(), after.structure_tokens())
+        if similarity == 1.0 and _texts(before) == _texts(after):
+            return Judgement(Verdict.IN_PAGE, "UI tree unchanged")
+        by_action = _by_action_type(action)
+        if by_action is not None:
+            return by_action
         verdict = Verdict.JUMP if similarity < self.settings.ui_jump_below else Verdict.IN_PAGE
         return Judgement(verdict, f"UI structure similarity {similarity:.2f}")
 
     def _by_pixels(self, before: ScreenView, after: ScreenView) -> Judgement:
         import numpy as np
 
-        top, bottom = self.settings.header_rows
-        header = float(
-            np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom]).mean()
-        )
-        similarity = float(before.visual_vector() @ after.visual_vector())
-        jumped = (
-            header > self.settings.header_jump_above or similarity < self.settings.visual_jump_below
-        )
+        top, bottom = self.settings.upper_rows
+        delta = np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom])
+        changed = float((delta > self.settings.cell_change).mean())
+        jumped = changed > self.settings.upper_changed_above
         verdict = Verdict.JUMP if jumped else Verdict.IN_PAGE
-        return Judgement(verdict, f"title change {header:.3f}, visual similarity {similarity:.2f}")
+        return Judgement(verdict, f"upper screen changed {changed:.2f}")
+
+
+def _by_action_type(action: Action) -> Judgement | None:
+    """What the action alone says once something changed (None: look at the screens)."""
+    if action.type in _LEAVING_ACTIONS:
+        return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
+    if action.type in _IN_PAGE_ACTIONS:
+        return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
+    return None
+
+
+def _texts(view: ScreenView) -> tuple[str, ...]:
+    return tuple(e.text for e in view.elements or ())
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

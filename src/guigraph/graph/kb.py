@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE TABLE IF NOT EXISTS traces (
     episode_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, instruction TEXT NOT NULL,
     category TEXT NOT NULL, apps TEXT NOT NULL, node_path TEXT NOT NULL,
-    edge_path TEXT NOT NULL, steps INTEGER NOT NULL);
+    edge_path TEXT NOT NULL, steps INTEGER NOT NULL, tail TEXT NOT NULL,
+    slot_values TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS steps (
     episode_id TEXT NOT NULL, step INTEGER NOT NULL, node_id INTEGER NOT NULL,
     verdict TEXT, reason TEXT NOT NULL, PRIMARY KEY (episode_id, step));
@@ -112,6 +113,8 @@ class KnowledgeBase:
         return cls(folder, conn, KBSettings.from_dict(json.loads(rows["build"])))
 
     def close(self) -> None:
+        # Fold the write-ahead log back into kb.sqlite so the folder is one tidy database.
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.conn.close()
 
     def __enter__(self) -> KnowledgeBase:
@@ -206,15 +209,15 @@ class KnowledgeBase:
 
     def traces(self) -> list[Trace]:
         rows = self.conn.execute(
-            "SELECT episode_id, instruction, category, apps, node_path, edge_path, steps"
-            " FROM traces ORDER BY seq"
+            "SELECT episode_id, instruction, category, apps, node_path, edge_path, steps,"
+            " tail, slot_values FROM traces ORDER BY seq"
         )
         return [_trace_from_row(r) for r in rows]
 
     def trace(self, episode_id: str) -> Trace | None:
         row = self.conn.execute(
-            "SELECT episode_id, instruction, category, apps, node_path, edge_path, steps"
-            " FROM traces WHERE episode_id = ?",
+            "SELECT episode_id, instruction, category, apps, node_path, edge_path, steps,"
+            " tail, slot_values FROM traces WHERE episode_id = ?",
             (episode_id,),
         ).fetchone()
         return _trace_from_row(row) if row else None
@@ -326,4 +329,6 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
         node_path=tuple(json.loads(r[4])),
         edge_path=tuple(json.loads(r[5])),
         steps=r[6],
+        tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
+        values=dict(json.loads(r[8])),
     )

@@ -9,6 +9,7 @@ or an MLLM's verdict) decides which candidate, if any, is the same state.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -96,13 +97,48 @@ class DualThresholdVerifier:
 
 
 def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescriptor]:
-    """Descriptors for a batch of screens (one encoder call per batch: far cheaper)."""
+    """Descriptors for a batch of screens (one encoder call per batch: far cheaper).
+
+    Descriptions are language and go through the text encoder; UI structure tokens are
+    identifiers, so they are hashed as a set (cosine = overlap of the two skeletons) into the
+    same number of dimensions.
+    """
+    import numpy as np
+
     texts = [view.state_text() for view in views]
-    text_vectors = encoder.encode(texts)
+    text_vectors = np.zeros((len(views), encoder.dim), dtype=np.float32)
+    with_ui = [i for i, view in enumerate(views) if view.has_ui]
+    prose = [i for i, view in enumerate(views) if not view.has_ui]
+    if with_ui:
+        tokens = [sorted(views[i].structure_tokens()) for i in with_ui]
+        text_vectors[with_ui] = structure_vectors(tokens, encoder.dim)
+    if prose:
+        text_vectors[prose] = encoder.encode([texts[i] for i in prose])
     return [
         StateDescriptor(text, text_vectors[i], view.visual_vector(), view.app)
         for i, (text, view) in enumerate(zip(texts, views, strict=True))
     ]
+
+
+def structure_vectors(token_lists: list[list[str]], dim: int) -> np.ndarray:
+    """Each token list as a unit vector of hashed token counts (no fitting: build-order free)."""
+    import numpy as np
+
+    return np.asarray(_structure_hasher(dim).transform(token_lists).toarray(), dtype=np.float32)
+
+
+@functools.cache
+def _structure_hasher(dim: int) -> Any:
+    import numpy as np
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    return HashingVectorizer(
+        analyzer=_identity, n_features=dim, alternate_sign=False, norm="l2", dtype=np.float32
+    )
+
+
+def _identity(tokens: list[str]) -> list[str]:
+    return tokens
 
 
 class StateIndex:

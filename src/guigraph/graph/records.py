@@ -33,6 +33,9 @@ class ActionTemplate:
     text: str | None = None  # typed text, with "{slot}" where it came from the instruction
     app: str | None = None
     hint: str = ""  # the recorded low-level instruction, when the data has one
+    #: Where a "{slot}" in ``text`` comes from: "instruction", or "screen:<resource id>" for a
+    #: value read off an earlier screen (replaying must read it again in the new world).
+    text_source: str = ""
 
     def signature(self) -> str:
         """What makes two recorded actions the same step of a workflow (no coordinates)."""
@@ -59,6 +62,7 @@ class ActionTemplate:
             text=data.get("text"),
             app=data.get("app"),
             hint=str(data.get("hint", "")),
+            text_source=str(data.get("text_source", "")),
         )
 
 
@@ -109,6 +113,12 @@ class Trace:
     node_path: tuple[int, ...]
     edge_path: tuple[int, ...]
     steps: int
+    #: Actions taken in the last state before COMPLETE: they lead to no other state, so no
+    #: edge holds them, but replaying the trace needs them (typing the note, pressing send).
+    tail: tuple[ActionTemplate, ...] = ()
+    #: What this episode typed into each slot, as "<edge_id>:<slot>" (or "tail:<slot>") ->
+    #: text. An edge keeps the example of the episode that created it; a trace keeps its own.
+    values: dict[str, str] = field(default_factory=dict)
 
 
 def dumps(value: Any) -> str:

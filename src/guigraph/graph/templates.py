@@ -8,6 +8,8 @@ recorded for "Paris" can be replayed for "Rome".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from guigraph.graph.records import ActionTemplate, Slot
 from guigraph.types import Action, ActionType, Step, UIElement
 
@@ -38,18 +40,46 @@ def from_instruction(text: str, instruction: str) -> bool:
     return len(typed) >= 3 and fuzz.partial_ratio(typed, said) >= SLOT_MATCH_RATIO
 
 
+def screen_source(text: str, earlier: Sequence[Step]) -> str | None:
+    """``screen:<resource id>`` of the latest earlier element that showed exactly ``text``.
+
+    Typed text that was read off a screen (a temperature carried into a note) is a value of
+    the world, not of the instruction: replaying the trace must read it again, from the
+    element with the same id, in the new world.
+    """
+    wanted = text.strip().lower()
+    for step in reversed(earlier):
+        for element in step.observation.elements or ():
+            if element.resource_id and element.text.strip().lower() == wanted:
+                return f"screen:{element.resource_id}"
+    return None
+
+
 def action_template(
-    step: Step, instruction: str, slots: list[Slot], use_ui: bool = True
+    step: Step,
+    instruction: str,
+    slots: list[Slot],
+    use_ui: bool = True,
+    earlier: Sequence[Step] = (),
 ) -> ActionTemplate:
-    """The template of one step; appends to ``slots`` when its typed text becomes a slot."""
+    """The template of one step; appends to ``slots`` when its typed text becomes a slot.
+
+    ``earlier`` are the episode's previous steps, where typed text may have been read.
+    """
     action = step.action
     elements = step.observation.elements if use_ui else None
     element = target_element(elements, action)
     text = action.text
-    if action.type is ActionType.TYPE and text and from_instruction(text, instruction):
-        slot = Slot(name=f"text{len(slots) + 1}", example=text)
-        slots.append(slot)
-        text = "{" + slot.name + "}"
+    text_source = ""
+    if action.type is ActionType.TYPE and text:
+        source = "instruction" if from_instruction(text, instruction) else None
+        if source is None and use_ui:
+            source = screen_source(text, earlier)
+        if source is not None:
+            slot = Slot(name=f"text{len(slots) + 1}", example=text, source=source)
+            slots.append(slot)
+            text = "{" + slot.name + "}"
+            text_source = source
     return ActionTemplate(
         type=action.type.value,
         target_label=element.label if element else "",
@@ -60,4 +90,5 @@ def action_template(
         text=text,
         app=action.app,
         hint=step.low_level_instruction,
+        text_source=text_source,
     )
