@@ -127,6 +127,15 @@ ACTION_REPLIES = [
     # UI-TARS.
     ("Thought: Tap the search icon.\nAction: click(start_box='(500,100)')", Action.click(500, 100)),
     ("Action: type(content='coffee near me')", Action.type_text("coffee near me")),
+    (
+        "Thought: open the menu\nAction: click(start_box='<|box_start|>(235,512)<|box_end|>')",
+        Action.click(235, 512),
+    ),
+    ("Action: long_press(point='<point>120 340</point>')", Action.long_press(120, 340)),
+    (
+        "Action: drag(start_box='(500,800)', end_box='(500,200)')",
+        Action.swipe(Point(500, 800), Point(500, 200)),
+    ),
     ("Action: press_home()", Action(ActionType.PRESS_HOME)),
     ("Thought: done.\nAction: finished(content='all set')", Action(ActionType.COMPLETE)),
     ("Action: scroll(start_box='(500,500)', direction='left')", Action.scroll("left")),

@@ -96,8 +96,7 @@ def _image_probe(client: ChatClient, coords: ModelCoords) -> ProbeResult:
     except ModelCallError as exc:
         return ProbeResult("image", ok=False, detail=_explain(client, exc))
     try:
-        policy = client.config.image_policy
-        sent = ScreenSize(*policy.target_size(PROBE_SCREEN.width, PROBE_SCREEN.height))
+        sent = client.config.image_policy.sent_size(PROBE_SCREEN)
         action = parse_action(result.text, coords, PROBE_SCREEN, sent)
         hit = action.point is not None and TARGET.contains(action.point)
         parsed = True
