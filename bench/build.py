@@ -91,7 +91,7 @@ def retrieval(nodes: int, queries: int = 1000, seed: int = 0) -> dict[str, float
     index = StateIndex(text_dim, 0.5)
     started = time.perf_counter()
     for i in range(nodes):
-        index.add(i, StateDescriptor("x", texts[i], visuals[i], None))
+        index.add(i, StateDescriptor("x", texts[i], visuals[i]))
     fill = time.perf_counter() - started
     picks = rng.integers(0, nodes, queries)
     noisy_t = texts[picks] + 0.3 * unit(queries, text_dim) / np.sqrt(text_dim) * 4
@@ -100,7 +100,7 @@ def retrieval(nodes: int, queries: int = 1000, seed: int = 0) -> dict[str, float
     for q in range(queries):
         t = noisy_t[q] / np.linalg.norm(noisy_t[q])
         v = noisy_v[q] / np.linalg.norm(noisy_v[q])
-        descriptor = StateDescriptor("x", t.astype(np.float32), v.astype(np.float32), None)
+        descriptor = StateDescriptor("x", t.astype(np.float32), v.astype(np.float32))
         begin = time.perf_counter()
         found = index.search(descriptor, 4)
         times.append(time.perf_counter() - begin)

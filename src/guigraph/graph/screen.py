@@ -33,6 +33,7 @@ class ScreenView:
     use_ui: bool = True
     _thumb: np.ndarray | None = field(default=None, repr=False)
     _tokens: frozenset[str] | None = field(default=None, repr=False)
+    _visual: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def elements(self) -> tuple[UIElement, ...] | None:
@@ -68,6 +69,8 @@ class ScreenView:
         """
         import numpy as np
 
+        if self._visual is not None:
+            return self._visual
         thumb = self.thumbnail()
         edges = np.abs(np.diff(thumb, axis=1, append=thumb[:, -1:]))
         edges += np.abs(np.diff(thumb, axis=0, append=thumb[-1:, :]))
@@ -75,7 +78,8 @@ class ScreenView:
         pooled = edges.reshape(h // POOL, POOL, w // POOL, POOL).mean(axis=(1, 3)).ravel()
         centred = (pooled - pooled.mean()).astype(np.float32)
         norm = float(np.linalg.norm(centred))
-        return centred / norm if norm > 1e-6 else centred
+        self._visual = centred / norm if norm > 1e-6 else centred
+        return self._visual
 
     def structure_tokens(self) -> frozenset[str]:
         """The screen's skeleton: element ids or classes with their static labels.
