@@ -226,3 +226,17 @@ def test_several_tool_calls_are_all_returned() -> None:
 def test_strip_thinking_keeps_plain_text() -> None:
     assert strip_thinking("  plain answer ") == "plain answer"
     assert strip_thinking("<think>a</think>b<think>c</think> d") == "d"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ['{"a": ' * 2000 + "1", "{" * 5000, '[{"k": 1' + ', {"k": 2' * 3000, "x {y} " * 3000],
+    ids=["deep", "braces", "long-truncated", "many-non-json"],
+)
+def test_pathological_replies_fail_fast_and_cleanly(reply: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(ResponseParseError):
+        extract_json(reply)
+    assert time.perf_counter() - started < 1.0
