@@ -169,6 +169,8 @@ BROKEN_ACTIONS = [
     ("<think>First I should find the search box and then", "inside its thinking"),
     ('{"action": "type"}', "needs a text"),
     ("CLICK: (540,", "needs a point"),
+    ('{"action": "click", "coordinate": [null, 5]}', "malformed"),
+    ('{"action": "wait", "time": "a while"}', "malformed"),
     ("SCROLL: SIDEWAYS", "SCROLL needs"),
     ('Tap here: {"action": "click", "coordinate": [1', "cut off"),
 ]
