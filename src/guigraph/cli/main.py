@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.build",
     "guigraph.cli.kb",
     "guigraph.cli.model",
+    "guigraph.cli.sim",
 )
 
 
