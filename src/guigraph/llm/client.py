@@ -95,6 +95,7 @@ class ChatClient:
         self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]
         self._async_clients = weakref.WeakKeyDictionary()
         self._client_lock = threading.Lock()
+        self._retry = retry.RetryPolicy(self.config, self._describe())
 
     def __repr__(self) -> str:
         return f"ChatClient(model={self.config.model!r}, base_url={self.config.base_url!r})"
@@ -115,7 +116,7 @@ class ChatClient:
         started = time.perf_counter()
         attempts = 0
         try:
-            for attempt in retry.sync_retrying(self.config, self._describe()):
+            for attempt in self._retry.sync():
                 with attempt:
                     attempts += 1
                     with self.limit.slot():
@@ -138,7 +139,7 @@ class ChatClient:
         started = time.perf_counter()
         attempts = 0
         try:
-            async for attempt in retry.async_retrying(self.config, self._describe()):
+            async for attempt in self._retry.asynchronous():
                 with attempt:
                     attempts += 1
                     async with self.limit.slot_async():
