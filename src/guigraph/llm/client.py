@@ -122,6 +122,8 @@ class ChatClient:
                     with self.limit.slot():
                         reply = self._call_sync(prepared.params)
         except Exception as exc:
+            if not retry.is_model_failure(exc):
+                raise  # a bug of ours, not the server's: let it show as itself
             raise retry.as_model_error(exc, self.config, attempts) from exc
         return self._finish(prepared, reply, started, attempts, tags)
 
@@ -145,6 +147,8 @@ class ChatClient:
                     async with self.limit.slot_async():
                         reply = await self._call_async(prepared.params)
         except Exception as exc:
+            if not retry.is_model_failure(exc):
+                raise  # a bug of ours, not the server's: let it show as itself
             raise retry.as_model_error(exc, self.config, attempts) from exc
         return self._finish(prepared, reply, started, attempts, tags)
 

@@ -38,6 +38,13 @@ def is_transient(exc: BaseException) -> bool:
     return isinstance(exc, ValueError) and type(exc).__name__ == "JSONDecodeError"
 
 
+def is_model_failure(exc: BaseException) -> bool:
+    """Failures of the server or the connection (as opposed to bugs in the caller)."""
+    import openai
+
+    return isinstance(exc, openai.OpenAIError) or is_transient(exc)
+
+
 def _retry_after(exc: BaseException | None) -> float:
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
