@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
+LINT_DIRS := $(wildcard src tests bench)
 
 .PHONY: demo test lint typecheck unit bench clean
 
@@ -23,8 +24,8 @@ demo: $(VENV)/.installed-core
 	$(BIN)/guigraph demo
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check $(LINT_DIRS)
+	$(BIN)/ruff format --check $(LINT_DIRS)
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

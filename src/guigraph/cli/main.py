@@ -21,7 +21,15 @@ app = typer.Typer(
 )
 
 #: Modules that define a ``register(app)`` function; order is the order of ``--help``.
-COMMAND_MODULES: tuple[str, ...] = ("guigraph.cli.demo", "guigraph.cli.score", "guigraph.cli.data")
+COMMAND_MODULES: tuple[str, ...] = (
+    "guigraph.cli.demo",
+    "guigraph.cli.data",
+    "guigraph.cli.score",
+    "guigraph.cli.build",
+    "guigraph.cli.kb",
+    "guigraph.cli.model",
+    "guigraph.cli.sim",
+)
 
 
 def _version(value: bool) -> None:

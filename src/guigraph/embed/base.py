@@ -1,0 +1,45 @@
+"""The text-encoder interface and the spec strings that name an encoder in saved settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from guigraph.errors import ConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@runtime_checkable
+class TextEncoder(Protocol):
+    """Maps texts to L2-normalised float32 rows, so inner product is cosine similarity."""
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def spec(self) -> str:
+        """A string ``encoder_from_spec`` turns back into an equal encoder (saved in a KB)."""
+        ...
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+
+def encoder_from_spec(spec: str) -> TextEncoder:
+    """``hashing`` / ``hashing:DIM`` (offline default) or ``st:MODEL_NAME_OR_PATH``."""
+    kind, _, arg = spec.partition(":")
+    if kind == "hashing":
+        from guigraph.embed.hashing import HashingEncoder
+
+        if not arg:
+            return HashingEncoder()
+        if not arg.isdigit() or int(arg) < 16:
+            raise ConfigError(f"encoder spec {spec!r}: hashing dimension must be an int >= 16")
+        return HashingEncoder(dim=int(arg))
+    if kind == "st":
+        if not arg:
+            raise ConfigError(f"encoder spec {spec!r}: expected st:MODEL_NAME_OR_PATH")
+        from guigraph.embed.sentence import SentenceTransformerEncoder
+
+        return SentenceTransformerEncoder(arg)
+    raise ConfigError(f"unknown encoder spec {spec!r}: expected 'hashing[:DIM]' or 'st:MODEL'")

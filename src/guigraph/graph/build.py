@@ -1,0 +1,319 @@
+"""Stage 3: write episodes into the knowledge base as nodes, condensed edges and traces.
+
+For each episode: judge every action (stage 1), cut the episode into runs of in-page steps,
+match the first screen of each run to a node or create one (stage 2), then record the edge
+between consecutive nodes with the *whole* run of actions that led out of the page. Each
+episode is one SQLite transaction, and episodes already in the KB are skipped, so a killed
+build resumes without duplicates and adding logs later equals building from all of them.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from guigraph.errors import GuigraphError
+from guigraph.graph.judge import Judgement, PageJumpJudge, RuleJudge, Verdict
+from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.matcher import (
+    DualThresholdVerifier,
+    StateDescriptor,
+    StateMatcher,
+    StateVerifier,
+    describe,
+)
+from guigraph.graph.records import ActionTemplate, Slot, dumps, edge_signature
+from guigraph.graph.screen import ScreenView
+from guigraph.graph.templates import action_template
+from guigraph.types import Episode
+
+logger = logging.getLogger(__name__)
+
+#: An edge remembers at most this many source episodes (its count keeps growing).
+MAX_EDGE_EPISODES = 50
+THUMBNAIL_WIDTH = 160
+
+
+class EpisodeSkipped(GuigraphError):
+    """An episode that cannot be built (missing screenshot, malformed step)."""
+
+
+@dataclass
+class BuildSummary:
+    added: int = 0
+    already_built: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (episode_id, reason)
+    steps: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds > 0 else 0.0
+
+
+#: What the builder reads: an episode id and a function that loads it (and may raise).
+EpisodeSource = tuple[str, Callable[[], Episode]]
+
+
+def sample_ids(ids: Sequence[str], rate: float | None, seed: int) -> list[str]:
+    """A seeded random subset of ``round(rate * n)`` ids (at least one), in their given order."""
+    if rate is None or rate >= 1.0:
+        return list(ids)
+    if rate <= 0.0:
+        raise ValueError(f"sample rate must be in (0, 1], got {rate}")
+    keep = set(random.Random(seed).sample(list(ids), max(1, round(rate * len(ids)))))
+    return [i for i in ids if i in keep]
+
+
+class GraphBuilder:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        judge: PageJumpJudge | None = None,
+        verifier: StateVerifier | None = None,
+    ):
+        self.kb = kb
+        self.judge = judge or RuleJudge(kb.settings.rule_judge)
+        self.verifier = verifier or DualThresholdVerifier(kb.settings.match)
+        self.use_ui = kb.settings.use_ui
+
+    def build(
+        self, sources: Iterable[EpisodeSource], on_episode: Callable[[str], None] | None = None
+    ) -> BuildSummary:
+        summary = BuildSummary()
+        started = time.perf_counter()
+        for episode_id, load in sources:
+            if self.kb.has_episode(episode_id):
+                summary.already_built += 1
+            else:
+                self._build_one(episode_id, load, summary)
+            if on_episode is not None:
+                on_episode(episode_id)
+        self.kb.save_indexes()
+        summary.seconds = time.perf_counter() - started
+        return summary
+
+    def _build_one(
+        self, episode_id: str, load: Callable[[], Episode], summary: BuildSummary
+    ) -> None:
+        try:
+            episode = load()
+            self.add_episode(episode)
+        except (EpisodeSkipped, GuigraphError, ValueError, OSError, KeyError, TypeError) as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+            logger.warning("skipping episode %s: %s", episode_id, reason)
+            summary.skipped.append((episode_id, reason))
+            return
+        summary.added += 1
+        summary.steps += len(episode.steps)
+
+    def add_episode(self, episode: Episode) -> None:
+        """Judge, match and write one episode (all or nothing)."""
+        if not episode.steps:
+            raise EpisodeSkipped(f"episode {episode.episode_id} has no steps")
+        views = self._views(episode)
+        judgements = [
+            self.judge.judge(views[i], episode.steps[i].action, views[i + 1])
+            for i in range(len(views) - 1)
+        ]
+        runs = _in_page_runs(judgements, len(views))
+        descriptors = describe([views[run[0]] for run in runs], self.kb.encoder)
+        with self.kb.transaction() as conn:
+            nodes = [
+                self._node_for(conn, episode, views[run[0]], d)
+                for run, d in zip(runs, descriptors, strict=True)
+            ]
+            runs, nodes = _merge_self_loops(runs, nodes)
+            values: dict[str, str] = {}
+            edge_ids = []
+            for k in range(len(runs) - 1):
+                edge_id, slots = self._record_edge(conn, episode, runs[k], nodes[k], nodes[k + 1])
+                edge_ids.append(edge_id)
+                values.update({f"{edge_id}:{slot.name}": slot.example for slot in slots})
+            tail, tail_slots = self._templates(episode, runs[-1])
+            values.update({f"tail:{slot.name}": slot.example for slot in tail_slots})
+            self._record_steps(conn, episode, runs, nodes, judgements)
+            conn.execute(
+                "INSERT INTO traces VALUES (?, (SELECT COUNT(*) FROM traces), ?, ?, ?, ?, ?, ?,"
+                " ?, ?)",
+                (
+                    episode.episode_id,
+                    episode.instruction,
+                    episode.category,
+                    dumps(list(episode.apps)),
+                    dumps(nodes),
+                    dumps(edge_ids),
+                    len(episode.steps),
+                    dumps([a.to_dict() for a in tail]),
+                    dumps(values),
+                ),
+            )
+
+    def _views(self, episode: Episode) -> list[ScreenView]:
+        views = []
+        for step in episode.steps:
+            obs = step.observation
+            if not obs.has_screenshot:
+                raise EpisodeSkipped(
+                    f"episode {episode.episode_id} step {step.index}: no screenshot"
+                )
+            if obs.screenshot_path is not None and not obs.screenshot_path.is_file():
+                raise EpisodeSkipped(
+                    f"episode {episode.episode_id} step {step.index}: screenshot "
+                    f"{obs.screenshot_path} is missing"
+                )
+            view = ScreenView(obs, step.description, self.use_ui)
+            views.append(view)
+        return views
+
+    def _node_for(
+        self,
+        conn: sqlite3.Connection,
+        episode: Episode,
+        view: ScreenView,
+        descriptor: StateDescriptor,
+    ) -> int:
+        index = self.kb.state_index
+        match = StateMatcher(index, self.verifier).match(view, descriptor)
+        if match is not None:
+            conn.execute("UPDATE nodes SET visits = visits + 1 WHERE node_id = ?", (match.node_id,))
+            if match.score < self.kb.settings.match.exemplar_below:
+                self._add_exemplar(conn, match.node_id, descriptor)
+            return match.node_id
+        elements = [e.to_dict() for e in (view.elements or ())[:40]]
+        path = view.observation.screenshot_path
+        cursor = conn.execute(
+            "INSERT INTO nodes (app, description, state_text, elements, screenshot_path,"
+            " thumbnail, visits, first_episode) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+            (
+                view.app,
+                view.description,
+                descriptor.text,
+                dumps(elements),
+                str(path) if path else None,
+                _jpeg_thumbnail(view),
+                episode.episode_id,
+            ),
+        )
+        node_id = int(cursor.lastrowid or 0)
+        self._add_exemplar(conn, node_id, descriptor)
+        return node_id
+
+    def _add_exemplar(
+        self, conn: sqlite3.Connection, node_id: int, descriptor: StateDescriptor
+    ) -> None:
+        vector = self.kb.state_index.add(node_id, descriptor)
+        conn.execute(
+            "INSERT INTO exemplars (node_id, app, vector) VALUES (?, ?, ?)",
+            (node_id, descriptor.app, vector.tobytes()),
+        )
+
+    def _templates(
+        self, episode: Episode, run: list[int]
+    ) -> tuple[tuple[ActionTemplate, ...], list[Slot]]:
+        """Templates of the steps in ``run``, and the slots their typed text became."""
+        slots: list[Slot] = []
+        actions = tuple(
+            action_template(
+                episode.steps[i], episode.instruction, slots, self.use_ui, episode.steps[:i]
+            )
+            for i in run
+        )
+        return actions, slots
+
+    def _record_edge(
+        self, conn: sqlite3.Connection, episode: Episode, run: list[int], source: int, target: int
+    ) -> tuple[int, list[Slot]]:
+        """The edge's id, and the slots as this episode filled them."""
+        actions, slots = self._templates(episode, run)
+        signature = edge_signature(actions)
+        row = conn.execute(
+            "SELECT edge_id, episodes FROM edges WHERE source = ? AND target = ? AND signature = ?",
+            (source, target, signature),
+        ).fetchone()
+        if row is not None:
+            import json
+
+            episodes = json.loads(row[1])
+            if len(episodes) < MAX_EDGE_EPISODES:
+                episodes.append(episode.episode_id)
+            conn.execute(
+                "UPDATE edges SET count = count + 1, episodes = ? WHERE edge_id = ?",
+                (dumps(episodes), row[0]),
+            )
+            return int(row[0]), slots
+        cursor = conn.execute(
+            "INSERT INTO edges (source, target, signature, actions, slots, target_label, count,"
+            " episodes) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+            (
+                source,
+                target,
+                signature,
+                dumps([a.to_dict() for a in actions]),
+                dumps([{"name": s.name, "example": s.example, "source": s.source} for s in slots]),
+                actions[-1].target_label,
+                dumps([episode.episode_id]),
+            ),
+        )
+        return int(cursor.lastrowid or 0), slots
+
+    def _record_steps(
+        self,
+        conn: sqlite3.Connection,
+        episode: Episode,
+        runs: list[list[int]],
+        nodes: list[int],
+        judgements: list[Judgement],
+    ) -> None:
+        rows = []
+        for run, node in zip(runs, nodes, strict=True):
+            for i in run:
+                judgement = judgements[i] if i < len(judgements) else None
+                rows.append(
+                    (
+                        episode.episode_id,
+                        i,
+                        node,
+                        judgement.verdict.value if judgement else None,
+                        judgement.reason if judgement else "",
+                    )
+                )
+        conn.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def _in_page_runs(judgements: list[Judgement], n_steps: int) -> list[list[int]]:
+    """Step indices grouped by state: a run ends with the step whose action jumped."""
+    runs: list[list[int]] = [[]]
+    for i in range(n_steps):
+        runs[-1].append(i)
+        if i < len(judgements) and judgements[i].verdict is Verdict.JUMP:
+            runs.append([])
+    return runs
+
+
+def _merge_self_loops(runs: list[list[int]], nodes: list[int]) -> tuple[list[list[int]], list[int]]:
+    """A "jump" back onto the same node was an in-page change after all: join the runs."""
+    merged_runs, merged_nodes = [list(runs[0])], [nodes[0]]
+    for run, node in zip(runs[1:], nodes[1:], strict=True):
+        if node == merged_nodes[-1]:
+            merged_runs[-1].extend(run)
+        else:
+            merged_runs.append(list(run))
+            merged_nodes.append(node)
+    return merged_runs, merged_nodes
+
+
+def _jpeg_thumbnail(view: ScreenView) -> bytes:
+    import io
+
+    with view.observation.image() as image:
+        rgb = image.convert("RGB")
+        height = max(1, round(rgb.height * THUMBNAIL_WIDTH / rgb.width))
+        small = rgb.resize((THUMBNAIL_WIDTH, height))
+    out = io.BytesIO()
+    small.save(out, format="JPEG", quality=70)
+    return out.getvalue()

@@ -1,0 +1,143 @@
+"""Stage 1: the page-jump judge. Did action ``a`` move ``I_before`` to another GUI state?
+
+Only jumps create transitions in the graph; in-page changes (typing, scrolling, a keyboard
+appearing, a toggle) are condensed into the edge that finally leaves the page. The paper uses
+an MLLM over ``(I_before, a, I_after)``; ``PageJumpJudge`` is that interface, and ``RuleJudge``
+is the model-free default built from visual change, UI-tree change, app change and what the
+action type implies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+from guigraph.errors import ConfigError
+from guigraph.graph.screen import ScreenView
+from guigraph.types import Action, ActionType
+
+
+class Verdict(StrEnum):
+    JUMP = "jump"
+    IN_PAGE = "in_page"
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    verdict: Verdict
+    reason: str  # short, for logs and debugging a wrong merge
+
+
+@runtime_checkable
+class PageJumpJudge(Protocol):
+    """Anything that judges a transition; an MLLM judge reads the screenshots of the views."""
+
+    def judge(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement: ...
+
+
+#: Actions that, when they change anything, change where the user is.
+_LEAVING_ACTIONS = {ActionType.PRESS_HOME, ActionType.OPEN_APP, ActionType.PRESS_RECENT}
+#: Actions that edit or move the content of the current page.
+_IN_PAGE_ACTIONS = {ActionType.TYPE, ActionType.SCROLL, ActionType.WAIT}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleJudgeSettings:
+    #: Jaccard similarity of UI structure below which the page changed.
+    ui_jump_below: float = 0.5
+    #: Share of thumbnail cells of the upper screen that changed, above which the page changed
+    #: (no UI tree). The upper screen, because a keyboard or a bottom sheet covers the rest.
+    upper_changed_above: float = 0.25
+    #: A cell changed when its gray level moved by more than this (0..1).
+    cell_change: float = 0.06
+    #: Mean absolute change of the whole screen below which nothing happened.
+    unchanged_below: float = 0.004
+    #: Thumbnail rows (of 32) of the upper screen; rows 0-1 are the status bar (clock, battery).
+    upper_rows: tuple[int, int] = (2, 19)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleJudgeSettings:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "upper_rows" in known:
+            known["upper_rows"] = tuple(known["upper_rows"])
+        return cls(**known)
+
+
+class RuleJudge:
+    """Model-free judge. Order of evidence: app change, no change, action type, UI tree, pixels."""
+
+    def __init__(self, settings: RuleJudgeSettings | None = None):
+        self.settings = settings or RuleJudgeSettings()
+
+    def judge(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
+        if before.app and after.app and before.app != after.app:
+            return Judgement(Verdict.JUMP, f"app changed {before.app} -> {after.app}")
+        if before.has_ui and after.has_ui:
+            # The UI tree says everything the pixels would, and costs no image decoding.
+            return self._by_structure(before, action, after)
+        change = _mean_change(before, after)
+        if change < self.settings.unchanged_below:
+            return Judgement(Verdict.IN_PAGE, f"screen unchanged ({change:.4f})")
+        by_action = _by_action_type(action)
+        return by_action if by_action is not None else self._by_pixels(before, after)
+
+    def _by_structure(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
+        similarity = jaccard(before.structure_tokens(), after.structure_tokens())
+        if similarity == 1.0 and _texts(before) == _texts(after):
+            return Judgement(Verdict.IN_PAGE, "UI tree unchanged")
+        by_action = _by_action_type(action)
+        if by_action is not None:
+            return by_action
+        verdict = Verdict.JUMP if similarity < self.settings.ui_jump_below else Verdict.IN_PAGE
+        return Judgement(verdict, f"UI structure similarity {similarity:.2f}")
+
+    def _by_pixels(self, before: ScreenView, after: ScreenView) -> Judgement:
+        import numpy as np
+
+        top, bottom = self.settings.upper_rows
+        delta = np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom])
+        changed = float((delta > self.settings.cell_change).mean())
+        jumped = changed > self.settings.upper_changed_above
+        verdict = Verdict.JUMP if jumped else Verdict.IN_PAGE
+        return Judgement(verdict, f"upper screen changed {changed:.2f}")
+
+
+def _by_action_type(action: Action) -> Judgement | None:
+    """What the action alone says once something changed (None: look at the screens)."""
+    if action.type in _LEAVING_ACTIONS:
+        return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
+    if action.type in _IN_PAGE_ACTIONS:
+        return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
+    return None
+
+
+def _texts(view: ScreenView) -> tuple[str, ...]:
+    return tuple(e.text for e in view.elements or ())
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def _mean_change(before: ScreenView, after: ScreenView) -> float:
+    import numpy as np
+
+    return float(np.abs(before.thumbnail() - after.thumbnail()).mean())
+
+
+def judge_from_name(name: str, settings: RuleJudgeSettings | None = None) -> PageJumpJudge:
+    """``rule`` (model-free default) or ``llm`` (the paper's MLLM judge, from the model layer)."""
+    if name == "rule":
+        return RuleJudge(settings)
+    if name == "llm":
+        raise ConfigError(
+            "--judge llm needs the model layer (guigraph.llm with a configured MLLM), which this "
+            "build does not have yet; use --judge rule"
+        )
+    raise ConfigError(f"unknown judge {name!r}: expected 'rule' or 'llm'")

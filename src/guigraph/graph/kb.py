@@ -1,0 +1,334 @@
+"""The knowledge base on disk: one folder with ``kb.sqlite``, FAISS index files, a manifest.
+
+SQLite is the source of truth (exemplar vectors are stored there too); ``states.faiss`` is a
+cache of the state index that is rebuilt from SQLite whenever it is missing or behind, so a
+build killed between two episodes resumes exactly where its last committed episode left it.
+Every episode is written in one transaction: it is either wholly in the graph or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from guigraph.errors import KnowledgeBaseError
+from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, Trace
+from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
+
+if TYPE_CHECKING:
+    import networkx as nx
+    import numpy as np
+
+    from guigraph.embed import TextEncoder
+    from guigraph.graph.matcher import StateIndex
+    from guigraph.types import Observation
+
+DB_FILE = "kb.sqlite"
+STATES_INDEX_FILE = "states.faiss"
+MANIFEST_FILE = "manifest.json"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS nodes (
+    node_id INTEGER PRIMARY KEY, app TEXT, description TEXT NOT NULL, state_text TEXT NOT NULL,
+    elements TEXT NOT NULL, screenshot_path TEXT, thumbnail BLOB, visits INTEGER NOT NULL,
+    first_episode TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS exemplars (
+    exemplar_id INTEGER PRIMARY KEY, node_id INTEGER NOT NULL REFERENCES nodes(node_id),
+    app TEXT, vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS edges (
+    edge_id INTEGER PRIMARY KEY, source INTEGER NOT NULL, target INTEGER NOT NULL,
+    signature TEXT NOT NULL, actions TEXT NOT NULL, slots TEXT NOT NULL,
+    target_label TEXT NOT NULL, count INTEGER NOT NULL, episodes TEXT NOT NULL,
+    UNIQUE (source, target, signature));
+CREATE TABLE IF NOT EXISTS traces (
+    episode_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, instruction TEXT NOT NULL,
+    category TEXT NOT NULL, apps TEXT NOT NULL, node_path TEXT NOT NULL,
+    edge_path TEXT NOT NULL, steps INTEGER NOT NULL, tail TEXT NOT NULL,
+    slot_values TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS steps (
+    episode_id TEXT NOT NULL, step INTEGER NOT NULL, node_id INTEGER NOT NULL,
+    verdict TEXT, reason TEXT NOT NULL, PRIMARY KEY (episode_id, step));
+"""
+
+
+class KnowledgeBase:
+    """Read API (graph, nodes, edges, traces, match_state, search_traces) and the build's writes."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, settings: KBSettings):
+        self.path = path
+        self.conn = conn
+        self.settings = settings
+        self._encoder: TextEncoder | None = None
+        self._state_index: StateIndex | None = None
+        self._graph: nx.DiGraph | None = None
+        self._trace_search: tuple[Any, list[str]] | None = None
+
+    # -- opening -------------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | Path, settings: KBSettings | None = None) -> KnowledgeBase:
+        """Open the KB in ``path``, creating it with ``settings`` when the folder has none."""
+        folder = Path(path)
+        if (folder / DB_FILE).exists():
+            kb = cls.open(folder)
+            if settings is not None:
+                kb.settings.check_compatible(settings)
+            return kb
+        folder.mkdir(parents=True, exist_ok=True)
+        settings = settings or KBSettings()
+        conn = _connect(folder / DB_FILE)
+        with conn:
+            conn.executescript(_SCHEMA)
+            conn.executemany(
+                "INSERT INTO settings VALUES (?, ?)",
+                [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("build", json.dumps(settings.to_dict())),
+                ],
+            )
+        manifest = {"schema_version": SCHEMA_VERSION, "database": DB_FILE, **settings.to_dict()}
+        (folder / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+        return cls(folder, conn, settings)
+
+    @classmethod
+    def open(cls, path: str | Path) -> KnowledgeBase:
+        folder = Path(path)
+        db = folder / DB_FILE
+        if not db.is_file():
+            raise KnowledgeBaseError(f"{folder}: not a knowledge base (no {DB_FILE})")
+        conn = _connect(db)
+        try:
+            rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise KnowledgeBaseError(f"{db}: unreadable knowledge base ({exc})") from exc
+        version = rows.get("schema_version")
+        if version != str(SCHEMA_VERSION):
+            raise KnowledgeBaseError(
+                f"{db}: field 'schema_version' expected {SCHEMA_VERSION}, got {version!r}"
+            )
+        return cls(folder, conn, KBSettings.from_dict(json.loads(rows["build"])))
+
+    def close(self) -> None:
+        # Fold the write-ahead log back into kb.sqlite so the folder is one tidy database.
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.conn.close()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- shared machinery ----------------------------------------------------------------
+    @property
+    def encoder(self) -> TextEncoder:
+        if self._encoder is None:
+            from guigraph.embed import encoder_from_spec
+
+            self._encoder = encoder_from_spec(self.settings.encoder)
+        return self._encoder
+
+    @property
+    def state_index(self) -> StateIndex:
+        if self._state_index is None:
+            self._state_index = self._load_state_index()
+        return self._state_index
+
+    def _load_state_index(self) -> StateIndex:
+        import faiss
+        import numpy as np
+
+        from guigraph.graph.matcher import StateIndex
+
+        rows = self.conn.execute(
+            "SELECT node_id, app, vector FROM exemplars ORDER BY exemplar_id"
+        ).fetchall()
+        text_dim, weight = self.encoder.dim, self.settings.match.text_weight
+        cached = self.path / STATES_INDEX_FILE
+        if cached.exists():
+            index = faiss.read_index(str(cached))
+            if index.ntotal == len(rows):
+                state_index = StateIndex(text_dim, weight, index)
+                state_index.node_ids = [r[0] for r in rows]
+                state_index.apps = [r[1] for r in rows]
+                return state_index
+        # Missing or behind (a killed build): rebuild from SQLite, the source of truth.
+        state_index = StateIndex(text_dim, weight)
+        if rows:
+            vectors = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
+            state_index.add_stored(vectors, [r[0] for r in rows], [r[1] for r in rows])
+        return state_index
+
+    def save_indexes(self) -> None:
+        if self._state_index is not None:
+            self._state_index.save(self.path / STATES_INDEX_FILE)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One episode's writes; on failure SQLite rolls back and the in-memory index reloads."""
+        try:
+            with self.conn:
+                yield self.conn
+        except BaseException:
+            self._state_index = None
+            raise
+        finally:
+            self._graph = None
+            self._trace_search = None
+
+    def has_episode(self, episode_id: str) -> bool:
+        row = self.conn.execute("SELECT 1 FROM traces WHERE episode_id = ?", (episode_id,))
+        return row.fetchone() is not None
+
+    # -- read API ------------------------------------------------------------------------
+    def nodes(self) -> list[Node]:
+        rows = self.conn.execute(
+            "SELECT node_id, app, description, state_text, elements, screenshot_path, visits,"
+            " first_episode FROM nodes ORDER BY node_id"
+        )
+        return [
+            Node(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7]) for r in rows
+        ]
+
+    def node_thumbnail(self, node_id: int) -> bytes | None:
+        """A small JPEG of the node's representative screenshot (kept inside the KB)."""
+        row = self.conn.execute("SELECT thumbnail FROM nodes WHERE node_id = ?", (node_id,))
+        found = row.fetchone()
+        return bytes(found[0]) if found and found[0] is not None else None
+
+    def edges(self) -> list[Edge]:
+        rows = self.conn.execute(
+            "SELECT edge_id, source, target, actions, slots, target_label, count, episodes"
+            " FROM edges ORDER BY edge_id"
+        )
+        return [_edge_from_row(r) for r in rows]
+
+    def traces(self) -> list[Trace]:
+        rows = self.conn.execute(
+            "SELECT episode_id, instruction, category, apps, node_path, edge_path, steps,"
+            " tail, slot_values FROM traces ORDER BY seq"
+        )
+        return [_trace_from_row(r) for r in rows]
+
+    def trace(self, episode_id: str) -> Trace | None:
+        row = self.conn.execute(
+            "SELECT episode_id, instruction, category, apps, node_path, edge_path, steps,"
+            " tail, slot_values FROM traces WHERE episode_id = ?",
+            (episode_id,),
+        ).fetchone()
+        return _trace_from_row(row) if row else None
+
+    def step_assignments(self) -> list[tuple[str, int, int, str | None]]:
+        """(episode_id, step, node_id, verdict) for every built step: what `kb check` scores."""
+        rows = self.conn.execute(
+            "SELECT episode_id, step, node_id, verdict FROM steps ORDER BY episode_id, step"
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The workflow graph; node and edge attributes are the records' fields."""
+        if self._graph is None:
+            from guigraph.graph.export import to_networkx
+
+            self._graph = to_networkx(self)
+        return self._graph
+
+    def stats(self) -> dict[str, Any]:
+        count = lambda table: self.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]  # noqa: E731
+        nodes, edges = count("nodes"), count("edges")
+        apps = [r[0] for r in self.conn.execute("SELECT DISTINCT app FROM nodes WHERE app != ''")]
+        return {
+            "nodes": nodes,
+            "edges": edges,
+            "traces": count("traces"),
+            "steps": count("steps"),
+            "apps": sorted(a for a in apps if a),
+            "average_degree": round(2 * edges / nodes, 3) if nodes else 0.0,
+            "schema_version": SCHEMA_VERSION,
+            "settings": self.settings.to_dict(),
+        }
+
+    def match_state(
+        self, observation: Observation, description: str = "", k: int = 4
+    ) -> list[tuple[int, float]]:
+        """The ``k`` nodes most like this screen, as (node_id, similarity), best first."""
+        from guigraph.graph.matcher import describe
+        from guigraph.graph.screen import ScreenView
+
+        view = ScreenView(observation, description, use_ui=self.settings.use_ui)
+        descriptor = describe([view], self.encoder)[0]
+        return [(c.node_id, c.score) for c in self.state_index.search(descriptor, k)]
+
+    def search_traces(self, text: str, k: int = 5) -> list[tuple[Trace, float]]:
+        """Traces whose instruction is most similar to ``text`` (cosine), best first."""
+        import numpy as np
+
+        if self._trace_search is None:
+            import faiss
+
+            rows = self.conn.execute("SELECT episode_id, instruction FROM traces ORDER BY seq")
+            ids, instructions = [], []
+            for episode_id, instruction in rows:
+                ids.append(episode_id)
+                instructions.append(instruction)
+            index = faiss.IndexFlatIP(self.encoder.dim)
+            if instructions:
+                index.add(self.encoder.encode(instructions))
+            self._trace_search = (index, ids)
+        index, ids = self._trace_search
+        if not ids:
+            return []
+        query = np.asarray(self.encoder.encode([text]), dtype=np.float32)
+        scores, found = index.search(query, min(k, len(ids)))
+        results = []
+        for score, row in zip(scores[0], found[0], strict=True):
+            trace = self.trace(ids[row])
+            if trace is not None:
+                results.append((trace, float(score)))
+        return results
+
+    def exemplar_vectors(self) -> np.ndarray:
+        import numpy as np
+
+        rows = self.conn.execute("SELECT vector FROM exemplars ORDER BY exemplar_id").fetchall()
+        return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
+
+
+def _connect(db: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(db)
+    # WAL: readers (the agents) are never blocked by a growing build, and commits are cheap.
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def _edge_from_row(r: tuple[Any, ...]) -> Edge:
+    return Edge(
+        edge_id=r[0],
+        source=r[1],
+        target=r[2],
+        actions=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[3])),
+        slots=tuple(Slot(**s) for s in json.loads(r[4])),
+        target_label=r[5],
+        count=r[6],
+        episodes=tuple(json.loads(r[7])),
+    )
+
+
+def _trace_from_row(r: tuple[Any, ...]) -> Trace:
+    return Trace(
+        episode_id=r[0],
+        instruction=r[1],
+        category=r[2],
+        apps=tuple(json.loads(r[3])),
+        node_path=tuple(json.loads(r[4])),
+        edge_path=tuple(json.loads(r[5])),
+        steps=r[6],
+        tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
+        values=dict(json.loads(r[8])),
+    )

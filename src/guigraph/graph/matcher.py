@@ -1,0 +1,243 @@
+"""Stage 2: state matching. Is this screen a state the graph already has, or a new node?
+
+A ``StateDescriptor`` joins a text embedding (UI structure when present, else the v2
+description) with a visual descriptor. ``StateIndex`` keeps one FAISS index over both
+(weighted concatenation, so inner product = weighted sum of the two cosines) and returns the
+top-4 candidate nodes; a ``StateVerifier`` (the dual check of semantic and visual thresholds,
+or an MLLM's verdict) decides which candidate, if any, is the same state.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from guigraph.embed import TextEncoder
+from guigraph.graph.screen import VISUAL_DIM, ScreenView
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: The paper's candidate count: enough recall, little latency.
+TOP_K = 4
+
+
+@dataclass(frozen=True)
+class StateDescriptor:
+    text: str
+    text_vector: np.ndarray  # unit length, or zeros when the screen has no text
+    visual_vector: np.ndarray  # unit length
+    app: str | None
+
+    @property
+    def has_text(self) -> bool:
+        return bool(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    node_id: int
+    score: float  # the weighted similarity FAISS ranked by
+    text_similarity: float | None  # None when either side has no text
+    visual_similarity: float
+    app: str | None
+
+
+@runtime_checkable
+class StateVerifier(Protocol):
+    """The final merge decision for one candidate (an MLLM verifier compares screenshots)."""
+
+    def accepts(
+        self, query: ScreenView, descriptor: StateDescriptor, candidate: Candidate
+    ) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    text_threshold: float = 0.8
+    visual_threshold: float = 0.75
+    #: Share of the text part in the ranking score; the rest is visual.
+    text_weight: float = 0.5
+    #: A merged screen less similar than this to its node becomes one more exemplar of it, so
+    #: a node accepts the variants (scrolled, filled in) it has been seen in.
+    exemplar_below: float = 0.92
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.text_weight < 1.0:
+            raise ValueError(
+                f"text_weight must be strictly between 0 and 1, got {self.text_weight}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchSettings:
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+class DualThresholdVerifier:
+    """Same state iff the app agrees, the text (when both have some) and the looks are close."""
+
+    def __init__(self, settings: MatchSettings):
+        self.settings = settings
+
+    def accepts(self, query: ScreenView, descriptor: StateDescriptor, candidate: Candidate) -> bool:
+        if descriptor.app and candidate.app and descriptor.app != candidate.app:
+            return False
+        if (
+            candidate.text_similarity is not None
+            and candidate.text_similarity < self.settings.text_threshold
+        ):
+            return False
+        return candidate.visual_similarity >= self.settings.visual_threshold
+
+
+def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescriptor]:
+    """Descriptors for a batch of screens (one encoder call per batch: far cheaper).
+
+    Descriptions are language and go through the text encoder; UI structure tokens are
+    identifiers, so they are hashed as a set (cosine = overlap of the two skeletons) into the
+    same number of dimensions.
+    """
+    import numpy as np
+
+    texts = [view.state_text() for view in views]
+    text_vectors = np.zeros((len(views), encoder.dim), dtype=np.float32)
+    with_ui = [i for i, view in enumerate(views) if view.has_ui]
+    prose = [i for i, view in enumerate(views) if not view.has_ui]
+    if with_ui:
+        tokens = [sorted(views[i].structure_tokens()) for i in with_ui]
+        text_vectors[with_ui] = structure_vectors(tokens, encoder.dim)
+    if prose:
+        text_vectors[prose] = encoder.encode([texts[i] for i in prose])
+    return [
+        StateDescriptor(text, text_vectors[i], view.visual_vector(), view.app)
+        for i, (text, view) in enumerate(zip(texts, views, strict=True))
+    ]
+
+
+def structure_vectors(token_lists: list[list[str]], dim: int) -> np.ndarray:
+    """Each token list as a unit vector of hashed token counts (no fitting: build-order free)."""
+    import numpy as np
+
+    return np.asarray(_structure_hasher(dim).transform(token_lists).toarray(), dtype=np.float32)
+
+
+@functools.cache
+def _structure_hasher(dim: int) -> Any:
+    import numpy as np
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    return HashingVectorizer(
+        analyzer=_identity, n_features=dim, alternate_sign=False, norm="l2", dtype=np.float32
+    )
+
+
+def _identity(tokens: list[str]) -> list[str]:
+    return tokens
+
+
+class StateIndex:
+    """FAISS HNSW over weighted [text | visual] exemplar vectors, each mapped to its node.
+
+    Exemplars are only ever appended one at a time, in build order, so the index (and every
+    search on it) is the same whether the graph was built at once or incrementally.
+    """
+
+    def __init__(self, text_dim: int, text_weight: float, index: Any = None):
+        import faiss
+
+        self.text_dim = text_dim
+        self.text_weight = text_weight
+        self.dim = text_dim + VISUAL_DIM
+        if index is None:
+            index = faiss.IndexHNSWFlat(self.dim, 32, faiss.METRIC_INNER_PRODUCT)
+            index.hnsw.efConstruction = 64
+        index.hnsw.efSearch = 64
+        self.index = index
+        self.node_ids: list[int] = []
+        self.apps: list[str | None] = []
+
+    def __len__(self) -> int:
+        return int(self.index.ntotal)
+
+    def combine(self, descriptor: StateDescriptor) -> np.ndarray:
+        import numpy as np
+
+        a, b = math.sqrt(self.text_weight), math.sqrt(1.0 - self.text_weight)
+        joined = np.concatenate([descriptor.text_vector * a, descriptor.visual_vector * b])
+        return joined.astype(np.float32).reshape(1, -1)
+
+    def add(self, node_id: int, descriptor: StateDescriptor) -> np.ndarray:
+        """Append one exemplar; returns the stored vector (the KB keeps it in SQLite too)."""
+        vector = self.combine(descriptor)
+        self.index.add(vector)
+        self.node_ids.append(node_id)
+        self.apps.append(descriptor.app)
+        return vector[0]
+
+    def add_stored(self, vectors: np.ndarray, node_ids: list[int], apps: list[str | None]) -> None:
+        """Re-add exemplars read back from SQLite, one by one to keep the build's graph."""
+        for row in range(vectors.shape[0]):
+            self.index.add(vectors[row : row + 1])
+        self.node_ids.extend(node_ids)
+        self.apps.extend(apps)
+
+    def search(self, descriptor: StateDescriptor, k: int = TOP_K) -> list[Candidate]:
+        """The best exemplar of each of (up to) ``k`` nodes, best first."""
+        if len(self) == 0:
+            return []
+        query = self.combine(descriptor)
+        scores, ids = self.index.search(query, min(len(self), k * 2))
+        best: dict[int, Candidate] = {}
+        for score, exemplar in zip(scores[0], ids[0], strict=True):
+            if exemplar < 0:
+                continue
+            node = self.node_ids[exemplar]
+            if node in best:
+                continue
+            best[node] = self._candidate(int(exemplar), float(score), descriptor, query)
+            if len(best) == k:
+                break
+        return sorted(best.values(), key=lambda c: -c.score)
+
+    def _candidate(
+        self, exemplar: int, score: float, descriptor: StateDescriptor, query: np.ndarray
+    ) -> Candidate:
+        stored = self.index.reconstruct(exemplar)
+        a, b = math.sqrt(self.text_weight), math.sqrt(1.0 - self.text_weight)
+        text_part, visual_part = stored[: self.text_dim] / a, stored[self.text_dim :] / b
+        text_similarity: float | None = None
+        if descriptor.has_text and float(text_part @ text_part) > 0.5:
+            text_similarity = float(text_part @ descriptor.text_vector)
+        return Candidate(
+            node_id=self.node_ids[exemplar],
+            score=score,
+            text_similarity=text_similarity,
+            visual_similarity=float(visual_part @ descriptor.visual_vector),
+            app=self.apps[exemplar],
+        )
+
+    def save(self, path: Path) -> None:
+        import faiss
+
+        faiss.write_index(self.index, str(path))
+
+
+class StateMatcher:
+    """Top-4 candidates from the index, then the verifier; the best accepted one wins."""
+
+    def __init__(self, index: StateIndex, verifier: StateVerifier, k: int = TOP_K):
+        self.index = index
+        self.verifier = verifier
+        self.k = k
+
+    def match(self, view: ScreenView, descriptor: StateDescriptor) -> Candidate | None:
+        for candidate in self.index.search(descriptor, self.k):
+            if self.verifier.accepts(view, descriptor, candidate):
+                return candidate
+        return None

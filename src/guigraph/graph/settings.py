@@ -1,0 +1,51 @@
+"""Build settings saved inside a knowledge base, so later builds and readers agree with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from guigraph.errors import ConfigError
+from guigraph.graph.judge import RuleJudgeSettings
+from guigraph.graph.matcher import MatchSettings
+
+SCHEMA_VERSION = 2  # 2: traces keep their tail actions and slot values
+
+
+@dataclass(frozen=True)
+class KBSettings:
+    encoder: str = "hashing:256"
+    #: False builds from screenshots and descriptions only (real GUIOdyssey has no UI tree).
+    use_ui: bool = True
+    judge: str = "rule"
+    match: MatchSettings = field(default_factory=MatchSettings)
+    rule_judge: RuleJudgeSettings = field(default_factory=RuleJudgeSettings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "encoder": self.encoder,
+            "use_ui": self.use_ui,
+            "judge": self.judge,
+            "match": self.match.to_dict(),
+            "rule_judge": self.rule_judge.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> KBSettings:
+        return cls(
+            encoder=str(data.get("encoder", "hashing:256")),
+            use_ui=bool(data.get("use_ui", True)),
+            judge=str(data.get("judge", "rule")),
+            match=MatchSettings.from_dict(dict(data.get("match", {}))),
+            rule_judge=RuleJudgeSettings.from_dict(dict(data.get("rule_judge", {}))),
+        )
+
+    def check_compatible(self, requested: KBSettings) -> None:
+        """A KB grows only with the settings it was built with, or its graph would mix rules."""
+        for name in ("encoder", "use_ui", "judge"):
+            have, want = getattr(self, name), getattr(requested, name)
+            if have != want:
+                raise ConfigError(
+                    f"this knowledge base was built with {name}={have!r}, not {want!r}; "
+                    "build into a new --kb folder to change it"
+                )

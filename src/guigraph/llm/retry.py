@@ -1,0 +1,149 @@
+"""Which model-call failures are worth another attempt, how long to wait, and the final error.
+
+Transient: HTTP 408/409/429 and 5xx, timeouts, dropped or refused connections, and bodies that
+are not a chat completion (a proxy's error page). Waits grow exponentially with full jitter
+(AWS's "exponential backoff and jitter"), so that many clients hit by the same outage do not
+retry in lockstep; a server's ``Retry-After`` is honoured up to ``backoff_max_s``. Everything
+else (bad request, unknown model, refused key) fails at once with a message naming the model
+and the server, never the key.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from guigraph.errors import ModelCallError, require
+from guigraph.llm.config import ModelConfig
+
+if TYPE_CHECKING:
+    from tenacity import AsyncRetrying, RetryCallState, Retrying
+
+log = logging.getLogger("guigraph.llm")
+
+_TRANSIENT_STATUS = {408, 409, 429}
+
+
+class MalformedResponse(Exception):
+    """The server answered 200 with something that is not a chat completion."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    import openai
+
+    if isinstance(exc, MalformedResponse | openai.APIConnectionError):  # incl. timeouts
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in _TRANSIENT_STATUS or exc.status_code >= 500
+    return isinstance(exc, ValueError) and type(exc).__name__ == "JSONDecodeError"
+
+
+def _retry_after(exc: BaseException | None) -> float:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return 0.0
+    try:
+        return max(0.0, float(headers.get("retry-after", 0)))
+    except (TypeError, ValueError):  # an HTTP date; rare from model servers
+        return 0.0
+
+
+class _Wait:
+    def __init__(self, config: ModelConfig):
+        tenacity = require("tenacity", "llm")
+        self.jitter = tenacity.wait_random_exponential(
+            multiplier=config.backoff_initial_s, max=config.backoff_max_s
+        )
+        self.cap = config.backoff_max_s
+
+    def __call__(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        return max(self.jitter(state), min(_retry_after(exc), self.cap))
+
+
+def _log_retry(what: str):
+    def before_sleep(state: RetryCallState) -> None:
+        exc = state.outcome.exception() if state.outcome else None
+        wait = state.next_action.sleep if state.next_action else 0.0
+        log.warning(
+            "model call to %s failed (%s); attempt %d, retrying in %.2fs",
+            what,
+            _describe_error(exc),
+            state.attempt_number,
+            wait,
+        )
+
+    return before_sleep
+
+
+def _policy(config: ModelConfig, what: str) -> dict[str, Any]:
+    tenacity = require("tenacity", "llm")
+    return {
+        "stop": tenacity.stop_after_attempt(config.max_attempts),
+        "wait": _Wait(config),
+        "retry": tenacity.retry_if_exception(is_transient),
+        "before_sleep": _log_retry(what),
+        "reraise": True,
+    }
+
+
+def sync_retrying(config: ModelConfig, what: str) -> Retrying:
+    retrying: Retrying = require("tenacity", "llm").Retrying(**_policy(config, what))
+    return retrying
+
+
+def async_retrying(config: ModelConfig, what: str) -> AsyncRetrying:
+    retrying: AsyncRetrying = require("tenacity", "llm").AsyncRetrying(**_policy(config, what))
+    return retrying
+
+
+def _describe_error(exc: BaseException | None) -> str:
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return "timed out"
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__ or exc.__context__
+        return f"connection failed: {type(cause).__name__ if cause else 'unknown'}"
+    if isinstance(exc, openai.APIStatusError):
+        return f"HTTP {exc.status_code}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def as_model_error(exc: BaseException, config: ModelConfig, attempts: int) -> ModelCallError:
+    """The typed error a caller sees: what failed, where, after how many attempts."""
+    import openai
+
+    if isinstance(exc, ModelCallError):
+        return exc
+    where = f"model {config.model!r} at {config.base_url}"
+    if isinstance(exc, openai.NotFoundError):
+        return ModelCallError(
+            f"{where}: HTTP 404 not found: the server does not serve this model name (or the "
+            f"base URL lacks its /v1 suffix); server said: {_server_message(exc)}"
+        )
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return ModelCallError(
+            f"{where}: HTTP {exc.status_code}: the server refused the API key "
+            f"(set {config.api_key_env} or the model's api_key)"
+        )
+    if isinstance(exc, openai.APIConnectionError) and not isinstance(exc, openai.APITimeoutError):
+        return ModelCallError(
+            f"{where}: cannot reach the server ({_describe_error(exc)}) after {attempts} "
+            "attempt(s); is it running, and is the base URL right?"
+        )
+    if is_transient(exc):
+        return ModelCallError(
+            f"{where}: gave up after {attempts} attempt(s): {_describe_error(exc)}"
+        )
+    return ModelCallError(f"{where}: {_describe_error(exc)}: {_server_message(exc)}")
+
+
+def _server_message(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and "message" in error:
+            return str(error["message"])[:300]
+    return str(getattr(exc, "message", exc))[:300]

@@ -1,0 +1,167 @@
+"""Graph RAG (Eq. 1 and the Context Builder): task → similar traces → subgraph → context.
+
+The context holds the retrieved traces with their slots filled for the new task, the subgraph
+around them (the traces' states and transitions plus one hop beyond), and a linearized text of
+``(state) -[action]-> (state)`` triplets and candidate paths that fits a token budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from guigraph.retrieval.slots import fill_slot
+
+if TYPE_CHECKING:
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
+
+#: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
+CHARS_PER_TOKEN = 4
+NEIGHBOURS_PER_NODE = 3
+
+
+@dataclass(frozen=True)
+class RetrievedTrace:
+    trace: Trace
+    score: float
+    slot_values: dict[str, str]  # slot name -> value for the new task
+    missing_slots: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Context:
+    """What retrieval hands the team; ``text`` is the linearized, budgeted prompt part."""
+
+    instruction: str
+    traces: tuple[RetrievedTrace, ...]
+    nodes: dict[int, Node]
+    edges: dict[int, Edge]
+    text: str
+    tokens: int
+    truncated: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def best(self) -> RetrievedTrace | None:
+        return self.traces[0] if self.traces else None
+
+
+def node_label(node: Node, width: int = 60) -> str:
+    words = node.description or node.state_text
+    summary = " ".join(words.split())[:width]
+    return f"#{node.node_id} {node.app or 'home'}: {summary}"
+
+
+def action_phrase(template: ActionTemplate, slot_values: dict[str, str] | None = None) -> str:
+    target = f" {template.target_label!r}" if template.target_label else ""
+    if template.type == "type":
+        text = template.text or ""
+        for name, value in (slot_values or {}).items():
+            text = text.replace("{" + name + "}", value)
+        return f"type {text!r}"
+    if template.type == "scroll":
+        return f"swipe {template.direction}"
+    if template.type == "open_app":
+        return f"open {template.app}"
+    if template.type in ("click", "long_press"):
+        verb = "tap" if template.type == "click" else "long-press"
+        return f"{verb}{target or ' ' + str(template.point)}"
+    return template.type.replace("_", " ")
+
+
+def edge_phrase(edge: Edge, slot_values: dict[str, str] | None = None) -> str:
+    return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
+
+
+def fill_trace_slots(
+    trace: Trace, edges: dict[int, Edge], instruction: str
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    values: dict[str, str] = {}
+    missing: list[str] = []
+    for edge_id in trace.edge_path:
+        for slot in edges[edge_id].slots:
+            value = fill_slot(slot.example, trace.instruction, instruction)
+            if value is None:
+                missing.append(slot.name)
+            values.setdefault(slot.name, value if value is not None else slot.example)
+    return values, tuple(missing)
+
+
+def retrieve(kb: KnowledgeBase, instruction: str, k: int = 4, token_budget: int = 1500) -> Context:
+    """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text."""
+    all_edges = {edge.edge_id: edge for edge in kb.edges()}
+    all_nodes = {node.node_id: node for node in kb.nodes()}
+    retrieved = []
+    for trace, score in kb.search_traces(instruction, k):
+        values, missing = fill_trace_slots(trace, all_edges, instruction)
+        retrieved.append(RetrievedTrace(trace, score, values, missing))
+    node_ids, edge_ids = _subgraph(retrieved, all_edges)
+    nodes = {n: all_nodes[n] for n in node_ids if n in all_nodes}
+    edges = {e: all_edges[e] for e in edge_ids}
+    lines = _linearize(retrieved, nodes, edges)
+    text, used, truncated = _fit(lines, token_budget)
+    return Context(instruction, tuple(retrieved), nodes, edges, text, used, truncated)
+
+
+def _subgraph(
+    retrieved: Iterable[RetrievedTrace], edges: dict[int, Edge]
+) -> tuple[set[int], list[int]]:
+    node_ids: set[int] = set()
+    edge_ids: list[int] = []
+    for item in retrieved:
+        node_ids.update(item.trace.node_path)
+        edge_ids.extend(e for e in item.trace.edge_path if e not in edge_ids)
+    by_source: dict[int, list[Edge]] = {}
+    for edge in edges.values():
+        by_source.setdefault(edge.source, []).append(edge)
+    for node in sorted(node_ids):
+        popular = sorted(by_source.get(node, []), key=lambda e: -e.count)[:NEIGHBOURS_PER_NODE]
+        for edge in popular:
+            if edge.edge_id not in edge_ids:
+                edge_ids.append(edge.edge_id)
+    node_ids.update(n for e in edge_ids for n in (edges[e].source, edges[e].target))
+    return node_ids, edge_ids
+
+
+def _linearize(
+    retrieved: list[RetrievedTrace], nodes: dict[int, Node], edges: dict[int, Edge]
+) -> list[str]:
+    """Most useful first: each trace as a path, then the remaining triplets."""
+    lines: list[str] = []
+    on_paths: set[int] = set()
+    for rank, item in enumerate(retrieved, 1):
+        trace = item.trace
+        lines.append(f"Trace {rank} (similarity {item.score:.2f}): {trace.instruction}")
+        if item.slot_values:
+            filled = ", ".join(f"{k}={v!r}" for k, v in item.slot_values.items())
+            lines.append(f"  values for this task: {filled}")
+        for edge_id in trace.edge_path:
+            edge = edges[edge_id]
+            on_paths.add(edge_id)
+            lines.append(f"  {_triplet(edge, nodes, item.slot_values)}")
+    others = [e for e in edges if e not in on_paths]
+    if others:
+        lines.append("Other known transitions:")
+        lines.extend(f"  {_triplet(edges[e], nodes, None)}" for e in others)
+    return lines
+
+
+def _triplet(edge: Edge, nodes: dict[int, Node], values: dict[str, str] | None) -> str:
+    source, target = nodes.get(edge.source), nodes.get(edge.target)
+    left = node_label(source) if source else f"#{edge.source}"
+    right = node_label(target) if target else f"#{edge.target}"
+    return f"({left}) -[{edge_phrase(edge, values)}]-> ({right})"
+
+
+def _fit(lines: list[str], token_budget: int) -> tuple[str, int, bool]:
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        cost = len(line) // CHARS_PER_TOKEN + 1
+        if used + cost > token_budget:
+            return "\n".join(kept), used, True
+        kept.append(line)
+        used += cost
+    return "\n".join(kept), used, False

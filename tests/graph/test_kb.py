@@ -1,0 +1,76 @@
+"""The knowledge base's read API and its on-disk guarantees."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from guigraph.errors import KnowledgeBaseError
+from guigraph.graph.build import GraphBuilder
+from guigraph.graph.kb import DB_FILE, KnowledgeBase
+from tests.graph.conftest import sources
+from tests.graph.world import Recorder, search_episode, shop_episode
+
+
+@pytest.fixture
+def kb(tmp_path: Path, recorders: list[Recorder]) -> KnowledgeBase:
+    built = KnowledgeBase.create(tmp_path / "kb")
+    GraphBuilder(built).build(sources(recorders))
+    built.close()
+    return KnowledgeBase.open(tmp_path / "kb")
+
+
+def test_graph_has_records_as_attributes(kb: KnowledgeBase) -> None:
+    graph = kb.graph
+    assert isinstance(graph, nx.DiGraph)
+    assert graph.number_of_nodes() == len(kb.nodes()) == 6
+    apps = {data["app"] for _, data in graph.nodes(data=True)}
+    assert apps == {"home", "maps", "shop"}
+    for _, _, data in graph.edges(data=True):
+        assert data["actions"] and data["count"] >= 1 and data["episodes"]
+    node = kb.nodes()[0]
+    assert node.example_elements and node.description and node.screenshot_path is None
+    assert (kb.node_thumbnail(node.node_id) or b"")[:2] == b"\xff\xd8"  # a JPEG
+
+
+def test_match_state_finds_the_node_of_an_unseen_screen(kb: KnowledgeBase) -> None:
+    fresh = search_episode("new", "Zagreb", seed=99).episode()
+    expected = {s: n for e, s, n, _ in kb.step_assignments() if e == "s00"}
+    for step in (0, 1, 4, 6):  # launcher, main, results, place
+        ranked = kb.match_state(fresh.steps[step].observation)
+        assert ranked[0][0] == expected[step]
+        assert len(ranked) == 4 and ranked[0][1] >= ranked[-1][1]
+
+
+def test_search_traces_ranks_by_instruction(kb: KnowledgeBase) -> None:
+    top = kb.search_traces("Add bread to the cart", k=3)
+    assert [t.episode_id[0] for t, _ in top] == ["p", "p", "p"]
+    best, score = kb.search_traces("Find Rome on the map", k=1)[0]
+    assert best.instruction == "Find Rome on the map" and score == pytest.approx(1.0, abs=1e-5)
+
+
+def test_stats(kb: KnowledgeBase) -> None:
+    stats = kb.stats()
+    assert (
+        stats["nodes"] == 6 and stats["traces"] == 9 and stats["apps"] == ["home", "maps", "shop"]
+    )
+    assert stats["average_degree"] == pytest.approx(2 * stats["edges"] / 6, abs=1e-3)
+
+
+def test_open_refuses_what_is_not_a_kb(tmp_path: Path, kb: KnowledgeBase) -> None:
+    with pytest.raises(KnowledgeBaseError, match="not a knowledge base"):
+        KnowledgeBase.open(tmp_path / "nothing")
+    with sqlite3.connect(kb.path / DB_FILE) as conn:
+        conn.execute("UPDATE settings SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(KnowledgeBaseError, match="schema_version"):
+        KnowledgeBase.open(kb.path)
+
+
+def test_empty_kb_answers_empty(tmp_path: Path) -> None:
+    empty = KnowledgeBase.create(tmp_path / "empty")
+    obs = shop_episode("x", "tea").episode().steps[0].observation
+    assert empty.match_state(obs) == [] and empty.search_traces("anything") == []
+    assert empty.stats()["average_degree"] == 0.0

@@ -1,0 +1,44 @@
+import pytest
+
+from guigraph.retrieval.slots import align_value, fill_slot, words
+
+
+@pytest.mark.parametrize(
+    ("example", "old", "new", "expected"),
+    [
+        (
+            "Paris",
+            "Check the weather in Paris and note it",
+            "Check the weather in Rome and note it",
+            "Rome",
+        ),
+        (
+            "wireless mouse",
+            "Buy a wireless mouse in Shop",
+            "Buy a camera bag in Shop",
+            "camera bag",
+        ),
+        ("Paris", "What's the weather in Paris?", "What's the weather in Oslo?", "Oslo"),
+        ("Alice", "Send Alice the forecast", "Send Bruno the forecast", "Bruno"),
+        ("Paris", "Check the weather in Paris", "Check the weather in Paris", "Paris"),
+        ("21°C", "Type 21°C into a note", "Type 18°C into a note", "18°C"),
+        ("Blue River", "Play Blue River by Sable", "Play Gold Waves by Sable", "Gold Waves"),
+    ],
+)
+def test_alignment_finds_the_new_value(example: str, old: str, new: str, expected: str) -> None:
+    assert align_value(example, old, new) == expected
+
+
+def test_value_not_in_old_instruction_has_no_alignment() -> None:
+    assert align_value("Lima", "Check the weather", "Check the weather in Rome") is None
+
+
+def test_fill_slot_falls_back_to_known_values_then_quotes() -> None:
+    old, new = "Look up Paris weather", "I'd like to know how it is outside in Tokyo today"
+    assert fill_slot("Paris", old, new, known_values=["Paris", "Tokyo", "Lima"]) == "Tokyo"
+    assert fill_slot("hello", "Say hello", 'Write "see you soon" to Dana') == "see you soon"
+    assert fill_slot("hello", "Say hello", "Write something nice") is None
+
+
+def test_words_strip_punctuation_but_keep_units() -> None:
+    assert words("It's 21°C, costs $23.50.") == ["It's", "21°C", "costs", "$23.50"]
