@@ -116,6 +116,10 @@ def test_cli_rejects_unknown_options(tmp_path: Path) -> None:
     assert runner.invoke(app, ["score", str(path), "--aggregate", "macro"]).exit_code == 2
     missing = runner.invoke(app, ["score", str(tmp_path / "nope.jsonl")])
     assert missing.exit_code == 2 and "nope.jsonl" in missing.output
+    unwritable = runner.invoke(
+        app, ["score", str(path), "--verdicts", str(tmp_path / "no" / "dir" / "v.jsonl")]
+    )
+    assert unwritable.exit_code == 2 and "v.jsonl" in unwritable.output
 
 
 def test_help_lists_score_and_data() -> None:
