@@ -89,7 +89,7 @@ def _check_screenshot(
 ) -> None:
     name = step.get("screenshot")
     if isinstance(name, str) and not (screenshots / name).is_file():
-        reader.fail(f"{here}.screenshot", f"an image at {screenshots / name}", "nothing")
+        reader.fail(f"{here}.screenshot", f"the file {screenshots.name}/{name}, not found")
 
 
 def _check_split(path: Path, episode_ids: set[str]) -> list[Problem]:
