@@ -89,7 +89,7 @@ def render(world: World, device: DeviceProfile, view: PhoneView) -> bytes:
     app = view.app
     accent = APPS[app][2] if app in APPS else (60, 64, 72)
     painter = Painter(device, accent, bool(world.data.settings.get("dark_mode")))
-    if view.identity in ("system.home", "system.recents"):
+    if view.identity == "system.home":
         painter.image.paste((46, 70, 110), (0, 0, device.width, device.height))
     painter.paint(view.layout, view.focus)
     if view.popup is not None and view.popup.dialog_box is not None:
