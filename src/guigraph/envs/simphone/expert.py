@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.layout import Placed
@@ -35,13 +34,6 @@ PIXEL = CoordSpace.PIXEL
 
 class ExpertError(GuigraphError):
     """A plan asked for something the phone does not show: a bug in the plan or the app."""
-
-
-@dataclass
-class Target:
-    """The widget the expert tapped last: the recorder turns it into ``sam2_bbox``."""
-
-    placed: Placed | None
 
 
 class Expert:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from guigraph.envs.simphone.expert import Expert, Step, enter, fill, on_screen, open_app, tap, when
 from guigraph.envs.simphone.world import World
-from guigraph.types import ActionType
 
 # Reading values (the expert reads what the screen would show) --------------------------------
 
@@ -213,9 +212,3 @@ def send_message(world: World, contact: str, text: str) -> list[Step]:
 
 def post(text: str) -> list[Step]:
     return [open_app("social"), tap("compose_post"), fill("post_text", text), tap("post")]
-
-
-def press(kind: ActionType) -> Step:
-    from guigraph.envs.simphone.expert import press as _press
-
-    return _press(kind)

@@ -14,7 +14,7 @@ from guigraph.envs.simphone.devices import DeviceProfile
 from guigraph.envs.simphone.layout import Layout, Placed, layout_popup, layout_screen
 from guigraph.envs.simphone.render import Painter
 from guigraph.envs.simphone.widgets import APPS, POPUPS, SCREENS, Screen, W
-from guigraph.envs.simphone.world import HOME, World
+from guigraph.envs.simphone.world import HOME, Entry, World
 from guigraph.geometry import BBox
 from guigraph.types import ScrollDirection, UIElement
 
@@ -67,8 +67,6 @@ def current_view(world: World, device: DeviceProfile) -> PhoneView:
     elif entry is not None:
         screen = SCREENS[name](world, entry)
     else:
-        from guigraph.envs.simphone.world import Entry
-
         screen = SCREENS[name](world, Entry(name))
     focus = entry.focus if entry is not None else None
     layout = layout_screen(screen, device, entry.scroll if entry else 0, focus)
