@@ -212,3 +212,13 @@ def send_message(world: World, contact: str, text: str) -> list[Step]:
 
 def post(text: str) -> list[Step]:
     return [open_app("social"), tap("compose_post"), fill("post_text", text), tap("post")]
+
+
+def last_message(world: World, contact: str) -> str:
+    """The last message ``contact`` sent (not the replies)."""
+    incoming = [line for line in world.data.chats[contact] if not line.startswith("Me: ")]
+    return incoming[-1].split(": ", 1)[1]
+
+
+def open_chat(contact: str) -> list[Step]:
+    return [open_app("messages"), tap(f"chat_{contact}")]

@@ -253,3 +253,57 @@ template(
     lambda p, w: sent(w, p["contact"], w.catalog.song_titled(p["song"]).artist),
     recombines=("multi.lyrics_post", "multi.note_message"),
 )
+template(
+    "multi.trip_plan",
+    MULTI,
+    ("Weather", "Calendar", "Notes", "Messages"),
+    (
+        "Plan a trip to {city} on {date} at {time}: add it to the calendar, note the "
+        "temperature under {title} and text it to {contact}",
+        "Put 'Trip to {city}' in my calendar for {date}, {time}, save {city}'s temperature "
+        "in a note {title}, and message {contact} the temperature",
+    ),
+    lambda r, w: {
+        "city": _city(r, w),
+        "date": f"Jul {r.randint(1, 28)}",
+        "time": f"{r.randint(6, 20):02d}:00",
+        "title": r.choice(NOTE_TITLES),
+        "contact": _contact(r, w),
+    },
+    lambda p, w: [
+        *f.check_weather(p["city"]),
+        *f.create_event(f"Trip to {p['city']}", p["date"], p["time"]),
+        *f.create_note(p["title"], f"{p['city']} {f.temperature(w, p['city'])}"),
+        *f.send_message(w, p["contact"], f"{p['city']} will be {f.temperature(w, p['city'])}"),
+    ],
+    lambda p, w: (
+        any(e.title == f"Trip to {p['city']}" and e.date == p["date"] for e in w.data.events)
+        and has_number(note_with(w, p["title"]) or "", f.temperature(w, p["city"]))
+        and sent_number(w, p["contact"], f.temperature(w, p["city"]))
+    ),
+    recombines=("multi.weather_note", "info.event", "multi.note_message"),
+)
+template(
+    "multi.message_note_reply",
+    MULTI,
+    ("Messages", "Notes"),
+    (
+        "Save {contact}'s last message in a note called {title}, then reply '{reply}'",
+        "Copy what {contact} texted me into a new note {title} and answer {contact} '{reply}'",
+    ),
+    lambda r, w: {
+        "contact": r.choice(list(w.data.chats)),
+        "title": r.choice(NOTE_TITLES),
+        "reply": r.choice(("Noted", "Got it, thanks", "Saved it")),
+    },
+    lambda p, w: [
+        *f.open_chat(p["contact"]),
+        *f.create_note(p["title"], f.last_message(w, p["contact"])),
+        *f.send_message(w, p["contact"], p["reply"]),
+    ],
+    lambda p, w: (
+        (note_with(w, p["title"]) or "").lower() == f.last_message(w, p["contact"]).lower()
+        and sent(w, p["contact"], p["reply"])
+    ),
+    recombines=("multi.note_message",),
+)
