@@ -8,18 +8,20 @@ narrative|atomic, ``verify`` always|never, ``use_graph`` False for no retrieval 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from guigraph.agents.graph_policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.agents.loop import Locator, Team
+from guigraph.agents.memory import FocusMemory
 from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
-from guigraph.agents.roles import SemanticState
+from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
 from guigraph.errors import ConfigError
-from guigraph.types import Task
+from guigraph.types import Action, ActionType, Task
 
 if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
@@ -94,23 +96,27 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
 class _NoPlan:
     """Without the graph the model-free team has nothing to plan from."""
 
-    def plan(self, task, context):  # type: ignore[no-untyped-def]
-        from guigraph.agents.roles import Plan
-
+    def plan(self, task: Task, context: object) -> Plan:
         return Plan((), rationale="no graph: nothing to plan from")
 
-    def is_complete(self, task, plan, history, state) -> bool:  # type: ignore[no-untyped-def]
+    def is_complete(
+        self, task: Task, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState
+    ) -> bool:
         return False
 
-    def next_subgoal(self, plan, history, state, feedback):  # type: ignore[no-untyped-def]
-        from guigraph.agents.roles import SubGoal
-
+    def next_subgoal(
+        self, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState, feedback: Feedback
+    ) -> SubGoal:
         return SubGoal("carry out the task")
 
 
 class _GiveUp:
-    def decide(self, subgoal, state, history, feedback, memory):  # type: ignore[no-untyped-def]
-        from guigraph.agents.roles import Proposal
-        from guigraph.types import Action, ActionType
-
+    def decide(
+        self,
+        subgoal: SubGoal,
+        state: SemanticState,
+        history: Sequence[HistoryEntry],
+        feedback: Feedback,
+        memory: FocusMemory,
+    ) -> Proposal:
         return Proposal(Action(ActionType.IMPOSSIBLE), reason="no graph and no model")
