@@ -29,7 +29,9 @@ async def run(client: ChatClient, requests: int) -> float:
     await asyncio.gather(
         *(client.acomplete([m.user(f"request {i}: say ok")]) for i in range(requests))
     )
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    await client.aclose()
+    return elapsed
 
 
 def main() -> int:
@@ -55,7 +57,9 @@ def main() -> int:
         # One warm-up call outside the clock: importing the SDK is a one-time cost (~0.5 s).
         client.complete([m.user("warm-up")])
         ledger.records.clear()
+        cpu_started = time.process_time()
         elapsed = asyncio.run(run(client, args.requests))
+        client_cpu = time.process_time() - cpu_started
     finally:
         if server.stdin is not None:
             server.stdin.close()
@@ -67,7 +71,8 @@ def main() -> int:
     print(
         f"{args.requests} requests, concurrency {args.concurrency}, latency {args.latency}s: "
         f"{elapsed:.2f}s (ideal {ideal:.2f}s, ratio {ratio:.3f}, bound {args.bound}); "
-        f"{total.calls} calls, {total.total_tokens} tokens accounted"
+        f"{total.calls} calls, {total.total_tokens} tokens accounted; "
+        f"client CPU {client_cpu * 1000 / args.requests:.2f} ms/request"
     )
     return 0 if ratio <= args.bound and total.calls == args.requests else 1
 

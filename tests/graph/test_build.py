@@ -123,8 +123,9 @@ def test_killed_build_resumes_without_duplicates(tmp_path: Path, recorders: list
 
 
 def test_bad_episodes_are_skipped_and_named(tmp_path: Path, recorders: list[Recorder]) -> None:
-    logs = write_logs(tmp_path / "logs", recorders[:3])
+    logs = write_logs(tmp_path / "logs", recorders[:4])
     (logs / "screenshots" / "s01_2.png").unlink()
+    (logs / "screenshots" / "s03_0.png").write_bytes(b"not a png")
     from guigraph.data.odyssey import OdysseyDataset
 
     dataset = OdysseyDataset(logs)
@@ -138,7 +139,8 @@ def test_bad_episodes_are_skipped_and_named(tmp_path: Path, recorders: list[Reco
     summary = GraphBuilder(kb).build(items)
     assert summary.added == 2
     skipped = dict(summary.skipped)
-    assert set(skipped) == {"s01", "bad"}
+    assert set(skipped) == {"s01", "s03", "bad"}
+    assert "s03_0.png" in skipped["s03"] and "readable PNG" in skipped["s03"]
     assert "s01_2.png" in skipped["s01"] and "missing" in skipped["s01"]
     assert "steps[1].action" in skipped["bad"]
     assert {t.episode_id for t in kb.traces()} == {"s00", "s02"}

@@ -139,3 +139,44 @@ def test_unparseable_json_reply_raises_parse_error_with_raw_text() -> None:
     with server, pytest.raises(ResponseParseError) as caught:
         client_for(server).complete_json(HELLO)
     assert caught.value.raw == '{"jump": tru'
+
+
+def test_async_connections_close_with_their_loop() -> None:
+    async def use(client: ChatClient) -> str:
+        text = (await client.acomplete(HELLO)).text
+        await client.aclose()
+        await client.aclose()  # harmless twice
+        return text
+
+    with FakeModelServer() as server:
+        client = client_for(server)
+        assert asyncio.run(use(client)) == "ok"
+        assert asyncio.run(use(client)) == "ok"  # a new loop gets a new connection pool
+        assert server.request_count == 2
+
+
+@pytest.mark.parametrize("failure", [Reply.error(500), Reply.drop()], ids=["500", "dropped"])
+def test_streaming_requests_retry_too(failure: Reply) -> None:
+    with FakeModelServer([failure, Reply.of("streamed after a failure")]) as server:
+        result = client_for(server, stream=True).complete(HELLO)
+    assert (result.text, result.attempts) == ("streamed after a failure", 2)
+
+
+def test_retry_after_is_honoured() -> None:
+    import time
+
+    with FakeModelServer([Reply.error(429, retry_after=0.3), Reply.of("ok")]) as server:
+        started = time.perf_counter()
+        client_for(server, backoff_max_s=0.5).complete(HELLO)
+        assert time.perf_counter() - started >= 0.3
+
+
+def test_sent_size_matches_what_the_server_received() -> None:
+    from guigraph.geometry import ScreenSize
+
+    policy = ImagePolicy(max_pixels=300_000)
+    with FakeModelServer() as server:
+        client_for(server, image_policy=policy).complete([m.user(png(1600, 2560))])
+        url = server.requests[0]["messages"][0]["content"][0]["image_url"]["url"]
+    received = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).size
+    assert policy.sent_size(ScreenSize(1600, 2560)) == ScreenSize(*received)

@@ -127,9 +127,27 @@ ACTION_REPLIES = [
     # UI-TARS.
     ("Thought: Tap the search icon.\nAction: click(start_box='(500,100)')", Action.click(500, 100)),
     ("Action: type(content='coffee near me')", Action.type_text("coffee near me")),
+    (
+        "Thought: open the menu\nAction: click(start_box='<|box_start|>(235,512)<|box_end|>')",
+        Action.click(235, 512),
+    ),
+    ("Action: long_press(point='<point>120 340</point>')", Action.long_press(120, 340)),
+    (
+        "Action: drag(start_box='(500,800)', end_box='(500,200)')",
+        Action.swipe(Point(500, 800), Point(500, 200)),
+    ),
     ("Action: press_home()", Action(ActionType.PRESS_HOME)),
     ("Thought: done.\nAction: finished(content='all set')", Action(ActionType.COMPLETE)),
     ("Action: scroll(start_box='(500,500)', direction='left')", Action.scroll("left")),
+    # GUIOdyssey command strings, as models fine-tuned on it answer.
+    ("CLICK: (540, 120)", Action.click(540, 120)),
+    ("The search box is at the top.\nAction: LONG_PRESS: (300, 450)", Action.long_press(300, 450)),
+    ("<think>list is long</think>\nSCROLL: UP", Action.scroll(ScrollDirection.UP)),
+    ("TYPE: {weather} in Paris: today", Action.type_text("{weather} in Paris: today")),
+    ("**PRESS_BACK**", Action(ActionType.PRESS_BACK)),
+    ("`PRESS_RECENT`", Action(ActionType.PRESS_RECENT)),
+    ("Everything is done.\nCOMPLETE", Action(ActionType.COMPLETE)),
+    ("IMPOSSIBLE", Action(ActionType.IMPOSSIBLE)),
 ]
 
 
@@ -150,6 +168,9 @@ BROKEN_ACTIONS = [
     ("I would tap the blue button in the middle.", "no action found"),
     ("<think>First I should find the search box and then", "inside its thinking"),
     ('{"action": "type"}', "needs a text"),
+    ("CLICK: (540,", "needs a point"),
+    ("SCROLL: SIDEWAYS", "SCROLL needs"),
+    ('Tap here: {"action": "click", "coordinate": [1', "cut off"),
 ]
 
 
@@ -163,6 +184,11 @@ def test_broken_actions_raise_parse_error(reply: str, why: str) -> None:
 def test_corpus_is_large_enough() -> None:
     total = len(JSON_REPLIES) + len(BROKEN_JSON) + len(ACTION_REPLIES) + len(BROKEN_ACTIONS)
     assert total >= 30
+
+
+def test_command_coordinates_follow_the_model_space() -> None:
+    pixel = ModelCoords.from_name("pixel")
+    assert parse_action("CLICK: (540, 1200)", pixel, PHONE) == Action.click(500, 500)
 
 
 def test_tool_call_coordinates_follow_the_model_space() -> None:

@@ -27,6 +27,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.score",
     "guigraph.cli.build",
     "guigraph.cli.kb",
+    "guigraph.cli.model",
+    "guigraph.cli.sim",
 )
 
 

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
+from guigraph.eval.gcpause import paused_gc
+
 Aggregate = Literal["pooled", "category-mean"]
 AGGREGATES: tuple[str, ...] = ("pooled", "category-mean")
 
@@ -142,68 +144,103 @@ def action_matching_score(steps: Sequence[ScoredStep]) -> float:
     return percent(sum(1 for s in steps if s.is_correct), len(steps))
 
 
-def episode_outcomes(
+def _walk_episodes(
     steps: Iterable[ScoredStep],
-) -> tuple[dict[str, bool], list[IncompleteEpisode]]:
-    """Success of every episode SR can judge, and the episodes it cannot (missing steps).
-
-    Raises ValueError on contradictory records (a step twice, two step lengths).
-    """
+) -> tuple[dict[str, bool], list[IncompleteEpisode], dict[str, str]]:
+    """Outcome of each complete episode, the incomplete ones, and each episode's category."""
     seen: dict[str, dict[int, bool]] = {}
-    length: dict[str, int] = {}
-    category: dict[str, str] = {}
+    first: dict[str, ScoredStep] = {}
     for s in steps:
-        if s.episode_id not in seen:
-            seen[s.episode_id] = {}
-            length[s.episode_id] = s.step_length
-            category[s.episode_id] = s.category
-        elif length[s.episode_id] != s.step_length:
-            raise ValueError(f"episode {s.episode_id} has two step lengths")
-        verdicts = seen[s.episode_id]
+        verdicts = seen.get(s.episode_id)
+        if verdicts is None:
+            verdicts = seen[s.episode_id] = {}
+            first[s.episode_id] = s
+        else:
+            head = first[s.episode_id]
+            if head.step_length != s.step_length:
+                raise ValueError(f"episode {s.episode_id} has two step lengths")
+            if head.category != s.category:
+                raise ValueError(f"episode {s.episode_id} has two categories")
         if s.step in verdicts:
             raise ValueError(f"episode {s.episode_id} step {s.step} is scored twice")
         verdicts[s.step] = s.is_correct
     outcomes: dict[str, bool] = {}
     incomplete: list[IncompleteEpisode] = []
     for episode_id, verdicts in seen.items():
-        expected = length[episode_id]
+        expected = first[episode_id].step_length
         if len(verdicts) == expected and all(0 <= i < expected for i in verdicts):
             outcomes[episode_id] = all(verdicts.values())
         else:
             missing = tuple(i for i in range(expected) if i not in verdicts)
+            category = first[episode_id].category
             incomplete.append(
-                IncompleteEpisode(
-                    episode_id, category[episode_id], expected, len(verdicts), missing
-                )
+                IncompleteEpisode(episode_id, category, expected, len(verdicts), missing)
             )
+    return outcomes, incomplete, {e: s.category for e, s in first.items()}
+
+
+def episode_outcomes(
+    steps: Iterable[ScoredStep],
+) -> tuple[dict[str, bool], list[IncompleteEpisode]]:
+    """Success of every episode SR can judge, and the episodes it cannot (missing steps).
+
+    Raises ValueError on contradictory records (a step twice, two step lengths or categories).
+    """
+    outcomes, incomplete, _ = _walk_episodes(steps)
     return outcomes, incomplete
 
 
-def group_score(steps: Sequence[ScoredStep]) -> GroupScore:
-    return _score_group(steps)[0]
-
-
-def _score_group(steps: Sequence[ScoredStep]) -> tuple[GroupScore, list[IncompleteEpisode]]:
-    outcomes, incomplete = episode_outcomes(steps)
-    correct = sum(1 for s in steps if s.is_correct)
-    successes = sum(outcomes.values())
-    score = GroupScore(
-        ams=percent(correct, len(steps)),
-        sr=percent(successes, len(outcomes)),
-        steps=len(steps),
+def _group(steps: int, correct: int, episodes: int, successes: int, incomplete: int) -> GroupScore:
+    return GroupScore(
+        ams=percent(correct, steps),
+        sr=percent(successes, episodes),
+        steps=steps,
         correct=correct,
-        episodes=len(outcomes),
+        episodes=episodes,
         successes=successes,
-        incomplete=len(incomplete),
+        incomplete=incomplete,
     )
-    return score, incomplete
+
+
+class _Tally(NamedTuple):
+    per_category: dict[str, GroupScore]
+    overall: GroupScore
+    incomplete: list[IncompleteEpisode]
+    verdict_counts: dict[str, int]
+
+
+def _tally(steps: Iterable[ScoredStep]) -> _Tally:
+    """Everything summarize needs, in two passes (the scorer's hot loop ends here)."""
+    steps = list(steps)
+    # [steps, correct, episodes, successes, incomplete] per category
+    counters: dict[str, list[int]] = {}
+    counts: dict[str, int] = {}
+    for s in steps:
+        row = counters.get(s.category)
+        if row is None:
+            row = counters[s.category] = [0, 0, 0, 0, 0]
+        row[0] += 1
+        row[1] += s.is_correct
+        counts[s.info] = counts.get(s.info, 0) + 1
+    outcomes, incomplete, category_of = _walk_episodes(steps)
+    for episode_id, success in outcomes.items():
+        row = counters[category_of[episode_id]]
+        row[2] += 1
+        row[3] += success
+    for episode in incomplete:
+        counters[episode.category][4] += 1
+    per_category = {name: _group(*counters[name]) for name in sorted(counters)}
+    totals = [sum(row[i] for row in counters.values()) for i in range(5)]
+    return _Tally(per_category, _group(*totals), incomplete, dict(sorted(counts.items())))
+
+
+def group_score(steps: Iterable[ScoredStep]) -> GroupScore:
+    """AMS and SR pooled over all the steps given."""
+    return _tally(steps).overall
 
 
 def per_category(steps: Iterable[ScoredStep]) -> dict[str, GroupScore]:
-    groups: dict[str, list[ScoredStep]] = {}
-    for s in steps:
-        groups.setdefault(s.category, []).append(s)
-    return {name: group_score(group) for name, group in sorted(groups.items())}
+    return _tally(steps).per_category
 
 
 def category_mean(categories: dict[str, GroupScore]) -> tuple[float, float]:
@@ -215,19 +252,18 @@ def category_mean(categories: dict[str, GroupScore]) -> tuple[float, float]:
     )
 
 
-def action_type_correct(steps: Iterable[ScoredStep], mode: str = "official") -> int:
-    wrong = {"action_fail"} if mode == "official" else {"action_fail", "invalid"}
-    return sum(1 for s in steps if s.info not in wrong)
+def action_type_correct(verdict_counts: dict[str, int], mode: str = "official") -> int:
+    """Steps whose action type was right: all but ``action_fail`` (and, strict, ``invalid``)."""
+    wrong = verdict_counts.get("action_fail", 0)
+    if mode != "official":
+        wrong += verdict_counts.get("invalid", 0)
+    return sum(verdict_counts.values()) - wrong
 
 
-def text_counts(steps: Iterable[ScoredStep]) -> tuple[int, int]:
+def text_counts(verdict_counts: dict[str, int]) -> tuple[int, int]:
     """(type_correct, steps judged TYPE against TYPE)."""
-    correct = total = 0
-    for s in steps:
-        if s.info.startswith("type_"):
-            total += 1
-            correct += s.info == "type_correct"
-    return correct, total
+    correct = verdict_counts.get("type_correct", 0)
+    return correct, correct + verdict_counts.get("type_fail", 0)
 
 
 def summarize(
@@ -236,17 +272,15 @@ def summarize(
     """Every metric of a scored run. ``aggregate`` picks how the headline AMS/SR are formed."""
     if aggregate not in AGGREGATES:
         raise ValueError(f"aggregate must be one of {', '.join(AGGREGATES)}, got {aggregate!r}")
-    categories = per_category(steps)
-    overall, incomplete = _score_group(steps)
+    with paused_gc():
+        tally = _tally(steps)
+    overall, categories, counts = tally.overall, tally.per_category, tally.verdict_counts
     if aggregate == "pooled":
         ams, sr = overall.ams, overall.sr
     else:
         ams, sr = category_mean(categories)
-    type_ok = action_type_correct(steps, mode)
-    text_ok, text_total = text_counts(steps)
-    counts: dict[str, int] = {}
-    for s in steps:
-        counts[s.info] = counts.get(s.info, 0) + 1
+    type_ok = action_type_correct(counts, mode)
+    text_ok, text_total = text_counts(counts)
     return Summary(
         aggregate=aggregate,
         mode=mode,
@@ -261,6 +295,6 @@ def summarize(
         text_correct=text_ok,
         text_total=text_total,
         text_accuracy=percent(text_ok, text_total) if text_total else None,
-        verdict_counts=dict(sorted(counts.items())),
-        incomplete_episodes=tuple(incomplete),
+        verdict_counts=counts,
+        incomplete_episodes=tuple(tally.incomplete),
     )

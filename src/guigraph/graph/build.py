@@ -167,12 +167,6 @@ class GraphBuilder:
                     f"{obs.screenshot_path} is missing"
                 )
             view = ScreenView(obs, step.description, self.use_ui)
-            try:
-                view.thumbnail()
-            except Exception as exc:  # PIL raises several types for a broken PNG
-                raise EpisodeSkipped(
-                    f"episode {episode.episode_id} step {step.index}: unreadable screenshot ({exc})"
-                ) from exc
             views.append(view)
         return views
 

@@ -76,19 +76,22 @@ class RuleJudge:
     def judge(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
         if before.app and after.app and before.app != after.app:
             return Judgement(Verdict.JUMP, f"app changed {before.app} -> {after.app}")
+        if before.has_ui and after.has_ui:
+            # The UI tree says everything the pixels would, and costs no image decoding.
+            return self._by_structure(before, action, after)
         change = _mean_change(before, after)
         if change < self.settings.unchanged_below:
             return Judgement(Verdict.IN_PAGE, f"screen unchanged ({change:.4f})")
-        if action.type in _LEAVING_ACTIONS:
-            return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
-        if action.type in _IN_PAGE_ACTIONS:
-            return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
-        if before.has_ui and after.has_ui:
-            return self._by_structure(before, after)
-        return self._by_pixels(before, after)
+        by_action = _by_action_type(action)
+        return by_action if by_action is not None else self._by_pixels(before, after)
 
-    def _by_structure(self, before: ScreenView, after: ScreenView) -> Judgement:
+    def _by_structure(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
         similarity = jaccard(before.structure_tokens(), after.structure_tokens())
+        if similarity == 1.0 and _texts(before) == _texts(after):
+            return Judgement(Verdict.IN_PAGE, "UI tree unchanged")
+        by_action = _by_action_type(action)
+        if by_action is not None:
+            return by_action
         verdict = Verdict.JUMP if similarity < self.settings.ui_jump_below else Verdict.IN_PAGE
         return Judgement(verdict, f"UI structure similarity {similarity:.2f}")
 
@@ -101,6 +104,19 @@ class RuleJudge:
         jumped = changed > self.settings.upper_changed_above
         verdict = Verdict.JUMP if jumped else Verdict.IN_PAGE
         return Judgement(verdict, f"upper screen changed {changed:.2f}")
+
+
+def _by_action_type(action: Action) -> Judgement | None:
+    """What the action alone says once something changed (None: look at the screens)."""
+    if action.type in _LEAVING_ACTIONS:
+        return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
+    if action.type in _IN_PAGE_ACTIONS:
+        return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
+    return None
+
+
+def _texts(view: ScreenView) -> tuple[str, ...]:
+    return tuple(e.text for e in view.elements or ())
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

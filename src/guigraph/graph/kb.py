@@ -113,6 +113,8 @@ class KnowledgeBase:
         return cls(folder, conn, KBSettings.from_dict(json.loads(rows["build"])))
 
     def close(self) -> None:
+        # Fold the write-ahead log back into kb.sqlite so the folder is one tidy database.
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.conn.close()
 
     def __enter__(self) -> KnowledgeBase:

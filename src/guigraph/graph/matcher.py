@@ -9,6 +9,7 @@ or an MLLM's verdict) decides which candidate, if any, is the same state.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -122,12 +123,18 @@ def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescrip
 def structure_vectors(token_lists: list[list[str]], dim: int) -> np.ndarray:
     """Each token list as a unit vector of hashed token counts (no fitting: build-order free)."""
     import numpy as np
+
+    return np.asarray(_structure_hasher(dim).transform(token_lists).toarray(), dtype=np.float32)
+
+
+@functools.cache
+def _structure_hasher(dim: int) -> Any:
+    import numpy as np
     from sklearn.feature_extraction.text import HashingVectorizer
 
-    hasher = HashingVectorizer(
+    return HashingVectorizer(
         analyzer=_identity, n_features=dim, alternate_sign=False, norm="l2", dtype=np.float32
     )
-    return np.asarray(hasher.transform(token_lists).toarray(), dtype=np.float32)
 
 
 def _identity(tokens: list[str]) -> list[str]:

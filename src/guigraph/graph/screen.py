@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from guigraph.errors import DatasetError
 from guigraph.types import Observation, UIElement
 
 if TYPE_CHECKING:
@@ -45,9 +46,17 @@ class ScreenView:
         return bool(self.elements)
 
     def thumbnail(self) -> np.ndarray:
-        """Grayscale THUMB_SIZE image in 0..1, rows top to bottom (reads the PNG once)."""
+        """Grayscale THUMB_SIZE image in 0..1, rows top to bottom (reads the PNG once).
+
+        Decoding a phone screenshot is the slowest part of a model-free build, so it happens
+        only when a stage asks for pixels. An unreadable image is a DatasetError naming it.
+        """
         if self._thumb is None:
-            self._thumb = _thumbnail(self.observation)
+            try:
+                self._thumb = _thumbnail(self.observation)
+            except Exception as exc:  # PIL raises several types for a broken PNG
+                where = self.observation.screenshot_path or "<in-memory screenshot>"
+                raise DatasetError(where, None, "a readable PNG screenshot", str(exc)) from exc
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
@@ -64,7 +73,7 @@ class ScreenView:
     def structure_tokens(self) -> frozenset[str]:
         """The screen's skeleton: element ids or classes with their static labels.
 
-        Digits in labels are masked so a clock, a counter or a price does not make a new structure.
+        Digits are masked so a clock, a counter or a price does not make a new structure.
         """
         if self._tokens is None:
             self._tokens = frozenset(_structure_token(e) for e in self.elements or ())
@@ -82,10 +91,12 @@ class ScreenView:
 
 
 def _structure_token(element: UIElement) -> str:
-    """One word per element: ``role:resource-id``, else ``role:label`` with digits masked."""
+    """One word per element: ``role:resource-id``, else ``role:label``; digits masked."""
     role = element.class_name.rsplit(".", 1)[-1].lower()
     if element.resource_id:
-        return f"{role}:{element.resource_id.rsplit('/', 1)[-1].lower()}"
+        # Digits masked too: list rows are often "note_3", "note_4"... one structure.
+        name = element.resource_id.rsplit("/", 1)[-1].lower()
+        return f"{role}:{_DIGITS.sub('#', name)}"
     if element.editable:
         return f"{role}:input"  # what is typed into a field is content, not structure
     label = _DIGITS.sub("#", (element.text or element.content_desc).strip().lower())

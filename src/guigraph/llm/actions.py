@@ -50,7 +50,8 @@ _UITARS = re.compile(r"Action:\s*([a-z_]+)\((.*)\)", re.DOTALL)
 _UITARS_ARG = re.compile(r"(\w+)\s*=\s*(['\"])(.*?)\2", re.DOTALL)
 _NUMBERS = re.compile(r"-?\d+(?:\.\d+)?")
 _COMMAND = re.compile(
-    r"^\s*(CLICK|LONG_PRESS|SCROLL|TYPE|PRESS_BACK|PRESS_HOME|PRESS_RECENT|COMPLETE|IMPOSSIBLE)\b",
+    r"^[\s`*]*(?:(?i:action)\s*:\s*)?[`*]*"
+    r"((?:CLICK|LONG_PRESS|SCROLL|TYPE|PRESS_BACK|PRESS_HOME|PRESS_RECENT|COMPLETE|IMPOSSIBLE)\b.*)",
     re.MULTILINE,
 )
 
@@ -151,15 +152,22 @@ def _parse(text: str, reader: _Reader) -> Action:
     tars = _UITARS.search(answer)
     if tars:
         return _from_uitars(tars.group(1), tars.group(2), reader)
+    json_error: ResponseParseError | None = None
     if "{" in answer:
-        value = extract_json(answer)
-        if isinstance(value, list) and value and isinstance(value[0], Mapping):
-            value = value[0]
-        if isinstance(value, Mapping):
-            return reader.from_fields(value)
+        try:
+            value = extract_json(answer)
+        except ResponseParseError as exc:
+            json_error = exc  # maybe braces in a command's text: try commands first
+        else:
+            if isinstance(value, list) and value and isinstance(value[0], Mapping):
+                value = value[0]
+            if isinstance(value, Mapping):
+                return reader.from_fields(value)
     command = _COMMAND.search(answer)
     if command:
-        return _from_command(answer[command.start() :].splitlines()[0].strip(), reader)
+        return _from_command(command.group(1).strip().strip("`*").strip(), reader)
+    if json_error is not None:
+        raise json_error
     raise ResponseParseError(
         "no action found: expected a <tool_call>, a JSON action or a command like 'CLICK: (x, y)'",
         text,

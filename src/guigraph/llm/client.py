@@ -172,6 +172,13 @@ class ChatClient:
             self._sync_client.close()
             self._sync_client = None
 
+    async def aclose(self) -> None:
+        """Close this event loop's connections (call before the loop ends, e.g. at the end
+        of the coroutine given to ``asyncio.run``)."""
+        client = self._async_clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
+
     # -- request preparation, cache and accounting ----------------------------------------
 
     def _prepare(
@@ -277,7 +284,7 @@ class ChatClient:
     def _call_sync(self, params: dict[str, Any]) -> dict[str, Any]:
         sdk = self._sync_sdk()
         if not self.config.stream:
-            return replies.read_completion(sdk.chat.completions.create(**params))
+            return replies.read_completion(sdk.post(_PATH, body=params, cast_to=_completion_type()))
         stream = sdk.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
@@ -290,7 +297,8 @@ class ChatClient:
     async def _call_async(self, params: dict[str, Any]) -> dict[str, Any]:
         sdk = self._async_sdk()
         if not self.config.stream:
-            return replies.read_completion(await sdk.chat.completions.create(**params))
+            completion = await sdk.post(_PATH, body=params, cast_to=_completion_type())
+            return replies.read_completion(completion)
         stream = await sdk.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
@@ -299,6 +307,16 @@ class ChatClient:
             async for chunk in stream:
                 collector.add(chunk)
         return collector.result()
+
+
+_PATH = "/chat/completions"
+
+
+def _completion_type() -> Any:
+    # ``post`` (the SDK's documented way to call a route directly) skips the typed-parameter
+    # transform of ``chat.completions.create``, a fifth of the client's CPU per request; we
+    # build the body ourselves. Streaming keeps ``create``, which sets up the SSE decoder.
+    return require("openai.types.chat", "llm").ChatCompletion
 
 
 __all__ = ["ChatClient", "ChatResult", "ModelCallError", "shared_limit"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from guigraph.errors import ConfigError
+from guigraph.geometry import ScreenSize
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: Local servers (vLLM, Ollama) accept any key; the SDK insists on a non-empty one.
@@ -40,6 +41,10 @@ class ImagePolicy:
             raise ConfigError(
                 f"image max_pixels must be >= {self.min_side**2}, got {self.max_pixels}"
             )
+
+    def sent_size(self, screen: ScreenSize) -> ScreenSize:
+        """The size a screenshot of ``screen`` is sent at (the ``sent`` of coordinate maps)."""
+        return ScreenSize(*self.target_size(screen.width, screen.height))
 
     def target_size(self, width: int, height: int) -> tuple[int, int]:
         """The size an image of ``width`` x ``height`` is sent at."""

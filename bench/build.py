@@ -1,0 +1,141 @@
+"""Build throughput, peak memory and top-4 retrieval latency of the workflow-graph KB.
+
+    python bench/build.py --logs LOGS_DIR [--steps 1000 10000 100000] [--ignore-ui]
+                          [--retrieval-nodes 100000]
+
+LOGS_DIR is a GUIOdyssey-layout folder (e.g. from ``guigraph sim record``), generated once;
+its episodes are replicated under new ids until each target step count is reached, so the
+build does the real work (reading JSON and PNGs, judging, matching, writing SQLite) at every
+size. Each size runs in its own process so its peak RSS is its own. Retrieval is measured on
+a state index filled with ``--retrieval-nodes`` synthetic exemplars (one per node).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+
+def replicated_sources(logs: Path, steps: int) -> Iterator[tuple[str, Callable[[], object]]]:
+    """Episodes of the logs' train part, then again under new ids, until ``steps`` steps."""
+    from guigraph.data.odyssey import OdysseyDataset
+
+    dataset = OdysseyDataset(logs)
+    ids = dataset.episode_ids(split="random", part="train")
+    lengths = {
+        i: len(json.loads((dataset.annotations / f"{i}.json").read_text())["steps"]) for i in ids
+    }
+    total, copy = 0, 0
+    while True:
+        for episode_id in ids:
+            if total >= steps:
+                return
+            total += lengths[episode_id]
+            new_id = episode_id if copy == 0 else f"{episode_id}-r{copy}"
+            yield new_id, lambda e=episode_id, n=new_id: replace(dataset.load(e), episode_id=n)
+        copy += 1
+
+
+def build_once(logs: Path, steps: int, ignore_ui: bool) -> dict[str, float]:
+    from guigraph.graph.build import GraphBuilder
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.graph.settings import KBSettings
+
+    with tempfile.TemporaryDirectory() as folder:
+        kb = KnowledgeBase.create(Path(folder) / "kb", KBSettings(use_ui=not ignore_ui))
+        started = time.perf_counter()
+        summary = GraphBuilder(kb).build(replicated_sources(logs, steps))  # type: ignore[arg-type]
+        seconds = time.perf_counter() - started
+        stats = kb.stats()
+        size = sum(p.stat().st_size for p in (Path(folder) / "kb").iterdir())
+        kb.close()
+    return {
+        "steps": summary.steps,
+        "episodes": summary.added,
+        "skipped": len(summary.skipped),
+        "seconds": round(seconds, 2),
+        "steps_per_s": round(summary.steps / seconds, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "nodes": stats["nodes"],
+        "edges": stats["edges"],
+        "kb_mb": round(size / 2**20, 2),
+    }
+
+
+def retrieval(nodes: int, queries: int = 1000, seed: int = 0) -> dict[str, float]:
+    """Mean and p95 milliseconds of one top-4 search among ``nodes`` exemplars."""
+    import numpy as np
+
+    from guigraph.graph.matcher import StateDescriptor, StateIndex
+    from guigraph.graph.screen import VISUAL_DIM
+
+    rng = np.random.default_rng(seed)
+    text_dim = 256
+
+    def unit(n: int, d: int) -> np.ndarray:
+        v = rng.standard_normal((n, d)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    texts, visuals = unit(nodes, text_dim), unit(nodes, VISUAL_DIM)
+    index = StateIndex(text_dim, 0.5)
+    started = time.perf_counter()
+    for i in range(nodes):
+        index.add(i, StateDescriptor("x", texts[i], visuals[i], None))
+    fill = time.perf_counter() - started
+    picks = rng.integers(0, nodes, queries)
+    noisy_t = texts[picks] + 0.3 * unit(queries, text_dim) / np.sqrt(text_dim) * 4
+    noisy_v = visuals[picks] + 0.3 * unit(queries, VISUAL_DIM) / np.sqrt(VISUAL_DIM) * 4
+    times, hits = [], 0
+    for q in range(queries):
+        t = noisy_t[q] / np.linalg.norm(noisy_t[q])
+        v = noisy_v[q] / np.linalg.norm(noisy_v[q])
+        descriptor = StateDescriptor("x", t.astype(np.float32), v.astype(np.float32), None)
+        begin = time.perf_counter()
+        found = index.search(descriptor, 4)
+        times.append(time.perf_counter() - begin)
+        hits += bool(found) and found[0].node_id == picks[q]
+    ms = np.array(times) * 1000
+    return {
+        "nodes": nodes,
+        "fill_seconds": round(fill, 1),
+        "mean_ms": round(float(ms.mean()), 3),
+        "p95_ms": round(float(np.percentile(ms, 95)), 3),
+        "top1_recall": round(hits / queries, 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--logs", type=Path, help="GUIOdyssey-layout logs folder")
+    parser.add_argument("--steps", type=int, nargs="*", default=[1000, 10000, 100000])
+    parser.add_argument("--ignore-ui", action="store_true")
+    parser.add_argument("--retrieval-nodes", type=int, default=100000)
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # child process: one size
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(build_once(args.logs, args.one, args.ignore_ui)))
+        return
+    results: dict[str, object] = {"build": [], "ignore_ui": args.ignore_ui}
+    for steps in args.steps if args.logs else []:
+        command = [sys.executable, __file__, "--logs", str(args.logs), "--one", str(steps)]
+        if args.ignore_ui:
+            command.append("--ignore-ui")
+        out = subprocess.run(command, capture_output=True, text=True, check=True)
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        results["build"].append(row)  # type: ignore[attr-defined]
+        print(json.dumps(row), flush=True)
+    if args.retrieval_nodes:
+        results["retrieval"] = retrieval(args.retrieval_nodes)
+        print(json.dumps(results["retrieval"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""SimPhone: the embedded, deterministic simulated phone (see docs/simphone.md)."""

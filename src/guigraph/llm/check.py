@@ -1,0 +1,145 @@
+"""``guigraph model check``'s library side: is a model server usable, and how does it answer?
+
+Sends one text request and one image request, and reports for each the latency, the tokens
+the server counted and whether the reply parsed. The image request asks for a click on a red
+square drawn at a known place, parsed with the configured coordinate space, so a wrong
+``coords`` setting shows up as a miss before it costs an evaluation run.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+
+from guigraph.errors import GuigraphError, ModelCallError, ResponseParseError
+from guigraph.geometry import BBox, ScreenSize
+from guigraph.llm import messages as m
+from guigraph.llm.actions import parse_action
+from guigraph.llm.client import ChatClient
+from guigraph.llm.config import ModelConfig
+from guigraph.llm.coords import ModelCoords
+from guigraph.llm.limits import ConcurrencyLimit
+
+PROBE_SCREEN = ScreenSize(540, 960)
+#: The red square of the image probe, in the normalized space.
+TARGET = BBox(600, 700, 800, 812.5)
+
+TEXT_PROMPT = 'Reply with this JSON object and nothing else: {"ok": true}'
+IMAGE_PROMPT = (
+    "This is a phone screen. Tap the red square. Reply with one JSON object "
+    '{"action": "click", "coordinate": [x, y]} and nothing else.'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeResult:
+    name: str
+    ok: bool
+    latency_s: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    parsed: bool = False
+    detail: str = ""
+    reply: str = ""
+
+
+def probe_image() -> bytes:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (PROBE_SCREEN.width, PROBE_SCREEN.height), "white")
+    box = TARGET.to_pixels(PROBE_SCREEN)
+    ImageDraw.Draw(image).rectangle([box.x1, box.y1, box.x2, box.y2], fill=(220, 20, 20))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def check_model(config: ModelConfig) -> list[ProbeResult]:
+    """Run both probes; a failed call ends the check (the second would fail the same way)."""
+    quick = replace(
+        config, max_attempts=min(config.max_attempts, 2), backoff_initial_s=0.1, backoff_max_s=0.5
+    )
+    client = ChatClient(quick, role="check", limit=ConcurrencyLimit(1))
+    results = [_text_probe(client)]
+    if results[0].ok:
+        results.append(_image_probe(client, ModelCoords.from_name(config.coords)))
+    client.close()
+    return results
+
+
+def _text_probe(client: ChatClient) -> ProbeResult:
+    try:
+        result = client.complete([m.user(TEXT_PROMPT)])
+    except ModelCallError as exc:
+        return ProbeResult("text", ok=False, detail=_explain(client, exc))
+    try:
+        value = result.json()
+        parsed, detail = isinstance(value, dict) and value.get("ok") is True, f"JSON {value}"
+    except ResponseParseError as exc:
+        parsed, detail = False, str(exc)
+    return ProbeResult(
+        "text",
+        True,
+        result.latency_s,
+        result.prompt_tokens,
+        result.completion_tokens,
+        parsed,
+        detail,
+        result.text,
+    )
+
+
+def _image_probe(client: ChatClient, coords: ModelCoords) -> ProbeResult:
+    png = probe_image()
+    try:
+        result = client.complete([m.user(m.ImagePart(png), IMAGE_PROMPT)])
+    except ModelCallError as exc:
+        return ProbeResult("image", ok=False, detail=_explain(client, exc))
+    try:
+        sent = client.config.image_policy.sent_size(PROBE_SCREEN)
+        action = parse_action(result.text, coords, PROBE_SCREEN, sent)
+        hit = action.point is not None and TARGET.contains(action.point)
+        parsed = True
+        detail = f"{action.to_dict()}; {'hit' if hit else 'missed'} the red square"
+        if not hit:
+            detail += f" (check the coords setting, now {client.config.coords!r})"
+    except ResponseParseError as exc:
+        parsed, detail = False, str(exc)
+    return ProbeResult(
+        "image",
+        True,
+        result.latency_s,
+        result.prompt_tokens,
+        result.completion_tokens,
+        parsed,
+        detail,
+        result.text,
+    )
+
+
+def _explain(client: ChatClient, exc: ModelCallError) -> str:
+    """The error, plus the models the server does serve when the name was wrong."""
+    message = str(exc)
+    if "404" not in message:
+        return message
+    try:
+        served = served_models(client.config)
+    except GuigraphError:
+        return message
+    return f"{message}\nmodels served there: {', '.join(served) or '(none listed)'}"
+
+
+def served_models(config: ModelConfig) -> list[str]:
+    from guigraph.errors import require
+
+    openai = require("openai", "llm")
+    sdk = openai.OpenAI(
+        base_url=config.base_url, api_key=config.api_key, timeout=config.timeout_s, max_retries=0
+    )
+    try:
+        return sorted(model.id for model in sdk.models.list())
+    except openai.OpenAIError as exc:
+        message = f"cannot list models at {config.base_url}: {type(exc).__name__}"
+        raise ModelCallError(message) from exc
+    finally:
+        sdk.close()

@@ -1,0 +1,90 @@
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from guigraph.cli.main import app
+from guigraph.testing import FakeModelServer, Reply
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "GUIGRAPH_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def good_model(body: dict[str, Any]) -> Reply:
+    """Answers like a capable Qwen3-VL: JSON for text, the red square's centre for the image."""
+    content = body["messages"][-1]["content"]
+    if isinstance(content, str):
+        return Reply.of('```json\n{"ok": true}\n```')
+    return Reply.of('{"action": "click", "coordinate": [700, 756]}')
+
+
+def test_check_reports_latency_usage_and_parsing() -> None:
+    with FakeModelServer(good_model) as server:
+        result = runner.invoke(
+            app, ["model", "check", "--base-url", server.base_url, "--model", "test-model"]
+        )
+        assert server.request_count == 2
+        image_request = server.requests[1]["messages"][0]["content"]
+    assert result.exit_code == 0, result.output
+    assert "text:" in result.output and "image:" in result.output
+    assert result.output.count("reply parsed") == 2
+    assert "hit the red square" in result.output
+    assert "tokens" in result.output and " ms," in result.output
+    assert image_request[0]["type"] == "image_url"
+
+
+def test_check_flags_a_wrong_coordinate_setting() -> None:
+    with FakeModelServer(good_model) as server:
+        result = runner.invoke(
+            app,
+            [
+                "model",
+                "check",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "test-model",
+                "--coords",
+                "pixel",
+            ],
+        )
+    assert result.exit_code == 0
+    assert "missed the red square" in result.output and "'pixel'" in result.output
+
+
+def test_check_says_when_the_reply_does_not_parse() -> None:
+    with FakeModelServer(default=Reply.of("Sure, I can help with that!")) as server:
+        result = runner.invoke(
+            app, ["model", "check", "--base-url", server.base_url, "--model", "test-model"]
+        )
+    assert result.exit_code == 0
+    assert result.output.count("did NOT parse") == 2
+
+
+def test_check_names_the_served_models_when_the_name_is_wrong() -> None:
+    with FakeModelServer(models=["Qwen/Qwen3-VL-8B-Instruct"]) as server:
+        result = runner.invoke(
+            app, ["model", "check", "--base-url", server.base_url, "--model", "qwen3-vl"]
+        )
+    assert result.exit_code == 1
+    assert "404" in result.output and "does not serve this model name" in result.output
+    assert "models served there: Qwen/Qwen3-VL-8B-Instruct" in result.output
+
+
+def test_check_explains_an_unreachable_server() -> None:
+    with FakeModelServer() as server:
+        url = server.base_url  # closed when the block ends
+    result = runner.invoke(app, ["model", "check", "--base-url", url, "--model", "m"])
+    assert result.exit_code == 1
+    assert "cannot reach the server" in result.output and url in result.output
+
+
+def test_check_needs_a_model_name() -> None:
+    result = runner.invoke(app, ["model", "check", "--base-url", "http://127.0.0.1:9/v1"])
+    assert result.exit_code == 2
+    assert "no model name" in result.output
