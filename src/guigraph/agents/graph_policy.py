@@ -28,7 +28,7 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
-from guigraph.agents.script import ScriptStep, app_aliases
+from guigraph.agents.script import DISMISS_LABELS, ScriptStep, app_aliases, is_home
 from guigraph.agents.stitch import choose_plan
 from guigraph.retrieval.values import ValueIndex
 from guigraph.types import Action, ActionType, ScrollDirection, Task
@@ -40,10 +40,6 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node
     from guigraph.retrieval.context import Context
 
-DISMISS_LABELS = frozenset(
-    {"not now", "no thanks", "later", "deny", "don't allow", "close", "skip", "dismiss",
-     "cancel", "maybe later", "no, thanks"}
-)  # fmt: skip
 LOADING_TEXTS = ("loading", "please wait")
 LOOKAHEAD = 8
 MAX_REVEAL_SCROLLS = 3
@@ -106,9 +102,13 @@ class GraphPolicy:
         if self.done:
             return SubGoal("finish the task", final=True)
         step = self.script[self.cursor]
+        # A step that leaves its app (home, another app) belongs to where it goes: the verifier
+        # must not hold the team in an app the plan is done with.
+        destination = self.view.nodes.get(step.jumps_to) if step.jumps_to is not None else None
+        app = destination.app if destination is not None else step.app
         return SubGoal(
             f"in {step.app or 'home'}: step {self.cursor + 1} of {len(self.script)}",
-            app=None if step.home else step.app,
+            app=None if is_home(app) else app,
             target_node=str(step.node),
             segment=step.segment,
         )
@@ -165,7 +165,11 @@ class GraphPolicy:
             return None
         self.pending = (index, grounded.action)
         expect = step.jumps_to if step.jumps_to is not None else step.node
-        return Proposal(grounded.action, grounded.target, grounded.reason, "graph", str(expect))
+        node = self.view.nodes.get(expect)
+        app = node.app if node is not None else None
+        return Proposal(
+            grounded.action, grounded.target, grounded.reason, "graph", str(expect), app
+        )
 
     def _wait_for_loading(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
@@ -190,7 +194,8 @@ class GraphPolicy:
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
             return self._proposal(self.cursor, step, state, memory) if typing_possible else None
-        if here == step.node or self.mode == "trace":
+        same_app = (state.app or "").lower() == (step.app or "").lower()
+        if here == step.node or same_app or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
         return None
 
@@ -276,7 +281,7 @@ class GraphPolicy:
     ) -> Proposal | None:
         self.pending = None
         step = self.script[self.cursor]
-        if not state.app or state.app in ("home", "launcher"):
+        if is_home(state.app):
             return None
         if step.app and state.app != step.app and not step.home:
             return Proposal(

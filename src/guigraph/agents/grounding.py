@@ -9,7 +9,7 @@ on an earlier screen.
 from __future__ import annotations
 
 from guigraph.agents.memory import FocusMemory
-from guigraph.agents.roles import ElementView, Proposal, SemanticState
+from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.agents.script import ScriptStep
 from guigraph.geometry import Point
 from guigraph.types import Action, ActionType, ScrollDirection
@@ -18,26 +18,31 @@ _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
 
 
 def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
-    """The text a type step enters: bound from the task, or read off a screen earlier."""
-    if step.text is not None:
-        return step.text
-    for source in (step.text_source, step.fallback_source):
-        remembered = memory.recall(source) if memory and source else None
-        if remembered is not None:
-            return remembered
-    return ""
+    """The text a type step enters: bound from the task, with each value that was read off a
+    screen filled from focus memory (its own element, else the value carried from the app
+    before), else the recorded example."""
+    text = step.text if step.text is not None else step.template.text or ""
+    for slot, source in step.screen_slots:
+        value = None
+        for where in (source, step.fallback_source):
+            value = memory.recall(where) if memory and where else None
+            if value is not None:
+                break
+        text = text.replace("{" + slot + "}", value if value is not None else "")
+    return text
 
 
 def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
     """The element a step's tap meant: its (bound) label, else a unique same-id element."""
     label = step.label.strip()
     if label:
-        found = state.find(label)
+        found = _best_named(step, state, label)
         if found is not None:
             return found
         if label != step.template.target_label:  # a task value: "Nova lamp" in "Nova lamp $12"
             wanted = label.lower()
-            found = next((e for e in state.elements if wanted in e.label.lower()), None)
+            candidates = _not_the_typing_field(step, list(state.elements))
+            found = next((e for e in candidates if wanted in e.label.lower()), None)
             if found is not None:
                 return found
             return None  # the recorded element was another value: its id would mislead
@@ -47,6 +52,31 @@ def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
         if len(same_id) == 1 or (same_id and not label):
             return same_id[0]
     return None
+
+
+def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementView | None:
+    """Among elements named ``label``, the recorded one (same id), else an actionable one.
+
+    A settings page titled "Wi-Fi" also has a "Wi-Fi" switch: the title is not what was tapped.
+    """
+    wanted = label.lower()
+    named = _not_the_typing_field(
+        step, [e for e in state.elements if e.label.strip().lower() == wanted]
+    )
+    if not named:
+        return None
+    rid = step.template.target_id
+    same_id = [e for e in named if rid and e.element.resource_id == rid]
+    actionable = [e for e in named if e.role in ACTIONABLE_ROLES]
+    return (same_id or actionable or named)[0]
+
+
+def _not_the_typing_field(step: ScriptStep, views: list[ElementView]) -> list[ElementView]:
+    """A text field shows what was typed into it: "Quito" in the search box is not the
+    suggestion "Quito" below it. Fields count only when the recorded target was a field."""
+    if "edit" in step.template.target_role.lower():
+        return views
+    return [v for v in views if v.role != "field"]
 
 
 def ground(

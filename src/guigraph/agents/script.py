@@ -13,12 +13,25 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from guigraph.retrieval.slots import fill_slot, words
-from guigraph.retrieval.values import ValueIndex, label_in_instruction
+from guigraph.retrieval.values import ValueIndex, type_site
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
 
 HOME_APPS = frozenset({"home", "launcher", ""})
+#: Buttons that close a pop-up: a recorded dismissal is an accident of that run, not a step of
+#: the workflow (the pop-up may not come again, and a rule dismisses it when it does).
+DISMISS_LABELS = frozenset(
+    {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
+     "close", "skip", "dismiss", "cancel"}
+)  # fmt: skip
+
+
+def is_home(app: str | None) -> bool:
+    """Launchers report themselves under several names; none of them is an app of a task."""
+    return (app or "").strip().lower() in HOME_APPS
+
+
 _END_TYPES = frozenset({"complete", "impossible"})
 
 
@@ -31,14 +44,14 @@ class ScriptStep:
     trace_id: str
     slot_key: str = ""  # "<edge_id>" or "tail": where this step's slots live in trace.values
     segment: int = 0
-    text: str | None = None  # the text to type, once bound (None: read it off a screen)
-    text_source: str = ""  # "screen:<resource id>" when the text is read off a screen
-    fallback_source: str = ""  # where else to read it (a value carried from an earlier app)
+    text: str | None = None  # the text to type, bound; "{slot}" marks a value read off a screen
+    screen_slots: tuple[tuple[str, str], ...] = ()  # slot -> "screen:<resource id>"
+    fallback_source: str = ""  # where else to read them (a value carried from an earlier app)
     label: str = ""  # the label to tap, once bound (the task's value for a value label)
 
     @property
     def home(self) -> bool:
-        return (self.app or "") in HOME_APPS
+        return is_home(self.app)
 
 
 @dataclass
@@ -65,7 +78,40 @@ def trace_script(
     steps += [
         _step(last, t, None, nodes, trace, "tail") for t in trace.tail if t.type not in _END_TYPES
     ]
-    return steps
+    return without_detours(steps, nodes)
+
+
+def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[ScriptStep]:
+    """Drop what the recording did by accident: pop-up dismissals, and a tap into a state that
+    was left at once with back (a wrong tap) unless that state showed a value used later."""
+    kept = [s for s in steps if s.template.target_label.strip().lower() not in DISMISS_LABELS]
+    read_later = {
+        source.removeprefix("screen:") for s in kept for _, source in s.template.text_sources
+    }
+    out: list[ScriptStep] = []
+    i = 0
+    while i < len(kept):
+        step, after = kept[i], kept[i + 1] if i + 1 < len(kept) else None
+        detour = (
+            after is not None
+            and step.jumps_to is not None
+            and after.template.type == "press_back"
+            and after.node == step.jumps_to
+            and after.jumps_to == step.node
+            and not _shows_any(nodes.get(step.jumps_to), read_later)
+        )
+        if detour:
+            i += 2
+            continue
+        out.append(step)
+        i += 1
+    return out
+
+
+def _shows_any(node: Node | None, resource_ids: set[str]) -> bool:
+    if node is None:
+        return False
+    return any(e.get("resource_id") in resource_ids for e in node.example_elements)
 
 
 def _step(
@@ -84,12 +130,17 @@ def bind(
     """Fill the script's values for ``instruction``; unfilled ones keep the trace's own."""
     binding = Binding([])
     new_words = {w.lower() for w in words(instruction)}
+    field = ""
     for step in steps:
         template = step.template
         if template.type == "type":
-            step = _bind_text(step, trace, instruction, values, binding)
-        elif template.type in ("click", "long_press") and label_in_instruction(
-            template.target_label, trace.instruction
+            step = _bind_text(
+                step, trace, instruction, values.known(type_site(step.node, field)), binding
+            )
+        elif template.type in ("click", "long_press"):
+            field = template.target_label
+        if template.type in ("click", "long_press") and values.is_value_label(
+            step.node, template.target_label, trace.instruction
         ):
             new = fill_slot(
                 template.target_label, trace.instruction, instruction,
@@ -105,22 +156,27 @@ def bind(
 
 
 def _bind_text(
-    step: ScriptStep, trace: Trace, instruction: str, values: ValueIndex, binding: Binding
+    step: ScriptStep, trace: Trace, instruction: str, known: set[str], binding: Binding
 ) -> ScriptStep:
-    template = step.template
-    raw = template.text or ""
-    if not raw.startswith("{"):
-        return replace(step, text=raw)  # literal text: typed the same every time
-    recorded = trace.values.get(f"{step.slot_key}:{raw.strip('{}')}", "")
-    if template.text_source.startswith("screen:"):
-        binding.exports.append(template.text_source)
-        return replace(step, text=None, text_source=template.text_source)
-    new = fill_slot(recorded, trace.instruction, instruction, values.known((step.node, "type")))
-    if new is None:
-        binding.unfilled += 1
-        return replace(step, text=recorded)
-    binding.claimed |= {w.lower() for w in words(new)} & {w.lower() for w in words(instruction)}
-    return replace(step, text=new)
+    """Fill the instruction's values; leave markers for values to read off a screen."""
+    text = step.template.text or ""
+    screen: list[tuple[str, str]] = []
+    new_words = {w.lower() for w in words(instruction)}
+    for slot, source in step.template.text_sources:
+        marker = "{" + slot + "}"
+        recorded = trace.values.get(f"{step.slot_key}:{slot}", "")
+        if source.startswith("screen:"):
+            binding.exports.append(source)
+            screen.append((slot, source))
+            continue
+        new = fill_slot(recorded, trace.instruction, instruction, known)
+        if new is None:
+            binding.unfilled += 1
+            new = recorded
+        else:
+            binding.claimed |= {w.lower() for w in words(new)} & new_words
+        text = text.replace(marker, new)
+    return replace(step, text=text, screen_slots=tuple(screen))
 
 
 def app_sequence(script: Sequence[ScriptStep]) -> list[str]:
@@ -154,13 +210,13 @@ def app_aliases(edges: Sequence[Edge], nodes: Mapping[int, Node]) -> dict[str, s
     """Name → app, from the app names themselves and the launcher labels tapped to open them."""
     aliases: dict[str, str] = {}
     for node in nodes.values():
-        if node.app and node.app not in HOME_APPS:
+        if node.app and not is_home(node.app):
             aliases.setdefault(node.app.lower(), node.app)
     for edge in edges:
         source, target = nodes.get(edge.source), nodes.get(edge.target)
-        if source is None or target is None or (source.app or "") not in HOME_APPS:
+        if source is None or target is None or not is_home(source.app):
             continue
         label = edge.actions[-1].target_label.strip().lower()
-        if label and target.app and target.app not in HOME_APPS:
+        if label and target.app and not is_home(target.app):
             aliases.setdefault(label, target.app)
     return aliases

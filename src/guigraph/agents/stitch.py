@@ -154,9 +154,10 @@ class _Piece:
     @property
     def consumes(self) -> list[str]:
         return [
-            s.text_source
+            source
             for s in self.binding.steps
-            if s.text_source and source_app(s.text_source) != self.app
+            for _, source in s.screen_slots
+            if source_app(source) != self.app
         ]
 
     @property
@@ -205,9 +206,9 @@ def _pieces(
 ) -> list[_Piece]:  # fmt: skip
     produced_by: dict[str, list[str]] = {}
     for step in script:
-        source = step.template.text_source
-        if source.startswith("screen:"):
-            produced_by.setdefault(source_app(source), []).append(source)
+        for _, source in step.template.text_sources:
+            if source.startswith("screen:"):
+                produced_by.setdefault(source_app(source), []).append(source)
     pieces = []
     for part in segments(script):
         app = next((s.app for s in part if not s.home and s.app), None)
@@ -225,8 +226,11 @@ def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trac
     tokens = [w.lower() for w in words(old_instruction)]
     found: set[str] = set()
     for step in part:
-        recorded = trace.values.get(f"{step.slot_key}:{(step.template.text or '').strip('{}')}", "")
-        for value in (recorded, step.template.target_label):
+        recorded = [
+            trace.values.get(f"{step.slot_key}:{slot}", "")
+            for slot, _ in step.template.text_sources
+        ]
+        for value in (*recorded, step.template.target_label):
             value_words = [w.lower() for w in words(value)]
             if not value_words:
                 continue
@@ -260,12 +264,14 @@ def _join(pieces: list[_Piece]) -> list[ScriptStep]:
     for number, piece in enumerate(pieces):
         earlier_apps = {p.app for p in pieces[:number]}
         for step in piece.binding.steps:
-            if step.text_source:
+            if step.screen_slots:
                 fallback = carried[-1] if carried else ""
-                if source_app(step.text_source) not in earlier_apps | {piece.app} and fallback:
-                    step = replace(step, text_source=fallback)
-                else:
-                    step = replace(step, fallback_source=fallback)
+                known_apps = earlier_apps | {piece.app}
+                slots = tuple(
+                    (slot, fallback if fallback and source_app(src) not in known_apps else src)
+                    for slot, src in step.screen_slots
+                )
+                step = replace(step, screen_slots=slots, fallback_source=fallback)
             steps.append(replace(step, segment=number))
         carried.extend(piece.produces)
     return steps

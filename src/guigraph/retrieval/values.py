@@ -7,6 +7,7 @@ recognise a new task's value when the phrasing is too different to align word by
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -17,15 +18,25 @@ if TYPE_CHECKING:
 Site = tuple[int, str]
 
 
+def type_site(node: int, field_label: str) -> Site:
+    """Typing happens in a field: the site is the state and the field tapped before it, so a
+    form's title, date and time each have their own values."""
+    return (node, f"type:{field_label.strip().lower()}")
+
+
 def label_in_instruction(label: str, instruction: str) -> bool:
-    """A tapped label that the instruction names is a value of the task (a song, a contact)."""
+    """Whether the instruction names the label, as whole words ("title" is not in "titled")."""
     text = label.strip().lower()
-    return len(text) >= 2 and text in instruction.lower()
+    if len(text) < 2:
+        return False
+    return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", instruction.lower()) is not None
 
 
 class ValueIndex:
     def __init__(self) -> None:
         self.by_site: dict[Site, set[str]] = defaultdict(set)
+        #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
+        self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
 
     @classmethod
     def build(cls, traces: Iterable[Trace], edges: dict[int, Edge]) -> ValueIndex:
@@ -41,15 +52,33 @@ class ValueIndex:
             for template in edges[edge_id].actions
         ]
         steps += [(trace.node_path[-1], "tail", template) for template in trace.tail]
+        field = ""
         for node, key, template in steps:
-            if template.type == "type" and template.text and template.text.startswith("{"):
-                value = trace.values.get(f"{key}:{template.text.strip('{}')}")
-                if value and template.text_source == "instruction":
-                    self.by_site[(node, "type")].add(value)
-            elif template.type in ("click", "long_press") and label_in_instruction(
-                template.target_label, trace.instruction
-            ):
-                self.by_site[(node, "click")].add(template.target_label)
+            if template.type == "type":
+                for slot, source in template.text_sources:
+                    value = trace.values.get(f"{key}:{slot}")
+                    if value and source == "instruction":
+                        self.by_site[type_site(node, field)].add(value)
+            elif template.type in ("click", "long_press"):
+                field = template.target_label
+                named = label_in_instruction(template.target_label, trace.instruction)
+                counts = self.tapped[(node, template.target_label)]
+                counts[0] += int(named)
+                counts[1] += 1
+                if named:
+                    self.by_site[(node, "click")].add(template.target_label)
 
     def known(self, site: Site) -> set[str]:
         return self.by_site.get(site, set())
+
+    def is_value_label(self, node: int, label: str, instruction: str) -> bool:
+        """Whether a tapped label is the task's value ("Paris" in a list of cities) rather
+        than a control that an instruction happens to name ("save it in a note").
+
+        A control ("Save") is tapped whether or not the instruction says "save"; a value is
+        tapped only in runs that named it, and the state offers several such values.
+        """
+        if not label_in_instruction(label, instruction):
+            return False
+        named, total = self.tapped.get((node, label), [0, 0])
+        return named == total and len(self.by_site.get((node, "click"), set())) >= 2
