@@ -56,12 +56,20 @@ def show(
     ] = -1,
     device: Annotated[str, typer.Option("--device", help="Device profile name.")] = "Pixel 7 Pro",
     version: Annotated[int, typer.Option("--version", help="App version (1 or 2).")] = 1,
+    screen: Annotated[
+        str,
+        typer.Option(
+            "--screen",
+            help="Show this screen type instead of the expert's way, "
+            "e.g. shop.cart or camera.popup_permission.",
+        ),
+    ] = "",
 ) -> None:
-    """Render one screen of a task, as the expert reaches it, to a PNG."""
+    """Render one screen of a task, as the expert reaches it (or a named screen), to a PNG."""
     from guigraph.envs.simphone.showcase import screen_of_task
 
     try:
-        png, identity, instruction = screen_of_task(task, seed, step, device, version)
+        png, identity, instruction = screen_of_task(task, seed, step, device, version, screen)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -33,21 +33,30 @@ class ActionTemplate:
     text: str | None = None  # typed text, with "{slot}" where it came from the instruction
     app: str | None = None
     hint: str = ""  # the recorded low-level instruction, when the data has one
-    #: Where a "{slot}" in ``text`` comes from: "instruction", or "screen:<resource id>" for a
-    #: value read off an earlier screen (replaying must read it again in the new world).
-    text_source: str = ""
+    #: Where each "{slot}" in ``text`` comes from: "instruction", or "screen:<resource id>" for
+    #: a value read off an earlier screen (replaying must read it again in the new world).
+    text_sources: tuple[tuple[str, str], ...] = ()
+
+    def source_of(self, slot: str) -> str:
+        return dict(self.text_sources).get(slot, "")
 
     def signature(self) -> str:
         """What makes two recorded actions the same step of a workflow (no coordinates)."""
         parts = [self.type, self.target_label, self.target_role, self.target_id]
         parts += [self.direction or "", self.text or "", self.app or ""]
+        # Where typed values come from is part of the step: a note typed from the weather
+        # screen and one typed from a product page are different workflows.
+        parts += [f"{slot}={source}" for slot, source in self.text_sources]
         if self.type in ("click", "long_press") and not (self.target_label or self.target_id):
             # Without a target name, the rounded point is the only identity a tap has.
             parts.append(_coarse_point(self.point))
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+        out = {k: v for k, v in asdict(self).items() if v not in (None, "", ())}
+        if self.text_sources:
+            out["text_sources"] = dict(self.text_sources)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionTemplate:
@@ -62,7 +71,9 @@ class ActionTemplate:
             text=data.get("text"),
             app=data.get("app"),
             hint=str(data.get("hint", "")),
-            text_source=str(data.get("text_source", "")),
+            text_sources=tuple(
+                (str(k), str(v)) for k, v in dict(data.get("text_sources", {})).items()
+            ),
         )
 
 

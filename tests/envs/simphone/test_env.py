@@ -28,7 +28,14 @@ def _tap(env: SimPhone, obs: Observation, text: str) -> Observation:
 
 @pytest.mark.parametrize(
     ("device", "version", "seed"),
-    [("Pixel 7 Pro", 1, 0), ("Pixel Tablet", 2, 3), ("Small Phone", 1, 11), ("Pixel 8 Pro", 2, 7)],
+    [
+        ("Pixel 7 Pro", 1, 0),
+        ("Pixel Tablet", 2, 3),
+        ("Small Phone", 1, 11),
+        ("Pixel 8 Pro", 2, 7),
+        ("Pixel Fold", 1, 5),
+        ("Medium Phone", 2, 8),
+    ],
 )
 def test_check_env_passes(device: str, version: int, seed: int) -> None:
     check_env(lambda: SimPhone(device, version=version), make_task("shop.buy", seed), seed=seed)

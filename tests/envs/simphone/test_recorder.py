@@ -111,6 +111,24 @@ def test_cli_tasks_show_and_record(tmp_path: Path) -> None:
     )
     assert shown.exit_code == 0 and png.read_bytes().startswith(b"\x89PNG")
     assert "shop." in shown.output
+    named = runner.invoke(
+        app,
+        [
+            "sim",
+            "show",
+            "--task",
+            "shop.buy",
+            "--screen",
+            "camera.popup_permission",
+            "--out",
+            str(png),
+        ],
+    )
+    assert named.exit_code == 0 and "camera.popup_permission" in named.output
+    unknown = runner.invoke(
+        app, ["sim", "show", "--task", "shop.buy", "--screen", "shop.moon", "--out", str(png)]
+    )
+    assert unknown.exit_code != 0 and "unknown screen 'shop.moon'" in unknown.output
     out = tmp_path / "rec"
     recorded = runner.invoke(
         app,

@@ -19,6 +19,8 @@ SETUPS = [
     ("Pixel Tablet", 2, 0.3),
     ("Small Phone", 2, 0.15),
     ("Pixel 8 Pro", 1, 0.3),
+    ("Pixel Fold", 2, 0.0),
+    ("Medium Phone", 1, 0.2),
 ]
 
 

@@ -50,6 +50,10 @@ DEVICES: dict[str, DeviceProfile] = {
         DeviceProfile("Pixel 8 Pro", "husky", 1344, 2992, 336, 748, 0.95),
         # Small phone: 720x1280 at 1/2.
         DeviceProfile("Small Phone", "sdk_gphone64", 720, 1280, 360, 640, 1.0),
+        # Medium phone (the emulator's 1080x2400) at 1/3.
+        DeviceProfile("Medium Phone", "sdk_gphone64", 1080, 2400, 360, 800, 1.0),
+        # The Fold unfolded: nearly square at 1/4.
+        DeviceProfile("Pixel Fold", "felix", 2208, 1840, 552, 460, 1.05),
         # The tablet in landscape: wide and short, so lists show fewer rows.
         DeviceProfile("Pixel Tablet", "tangorpro", 2560, 1600, 800, 500, 1.1),
     )

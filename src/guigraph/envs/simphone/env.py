@@ -13,7 +13,7 @@ from guigraph.envs.base import Env, StepResult
 from guigraph.envs.simphone import phone
 from guigraph.envs.simphone.devices import DEFAULT_DEVICE, DeviceProfile, get_device
 from guigraph.envs.simphone.widgets import APPS
-from guigraph.envs.simphone.world import HOME, World
+from guigraph.envs.simphone.world import World
 from guigraph.errors import EnvError
 from guigraph.geometry import Point
 from guigraph.types import Action, ActionType, Observation, Task
@@ -211,7 +211,3 @@ class SimPhone(Env):
                 return f"opened {label}", None
         known = ", ".join(label for label, _, _ in APPS.values())
         return "", f"unknown app {name!r}; installed apps: {known}"
-
-
-def is_home(world: World) -> bool:
-    return world.app == HOME and not world.showing_recents

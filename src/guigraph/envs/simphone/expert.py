@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.layout import Placed
@@ -35,13 +34,6 @@ PIXEL = CoordSpace.PIXEL
 
 class ExpertError(GuigraphError):
     """A plan asked for something the phone does not show: a bug in the plan or the app."""
-
-
-@dataclass
-class Target:
-    """The widget the expert tapped last: the recorder turns it into ``sam2_bbox``."""
-
-    placed: Placed | None
 
 
 class Expert:
@@ -201,12 +193,18 @@ def press(kind: ActionType) -> Step:
 
 
 def open_app(app: str) -> Step:
-    """From wherever the phone is: home, the app's icon, then back to the app's first screen."""
+    """From wherever the phone is: home and the app's icon (or recent apps, when it is running),
+    then back to the app's first screen."""
 
     def run(ex: Expert) -> Iterator[Action]:
-        if ex.world.app != HOME or ex.world.showing_recents:
-            yield Action(ActionType.PRESS_HOME)
-        yield from tap(f"app_{app}")(ex)
+        if app in ex.world.stacks and app != ex.world.app and ex.rng.random() < 0.5:
+            # A running app: people often switch through recent apps instead.
+            yield Action(ActionType.PRESS_RECENT)
+            yield from tap(f"recent_{app}")(ex)
+        else:
+            if ex.world.app != HOME or ex.world.showing_recents:
+                yield Action(ActionType.PRESS_HOME)
+            yield from tap(f"app_{app}")(ex)
         while len(ex.world.stacks[app]) > 1:
             yield Action(ActionType.PRESS_BACK)
 

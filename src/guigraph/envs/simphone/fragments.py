@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from guigraph.envs.simphone.expert import Expert, Step, enter, fill, on_screen, open_app, tap, when
 from guigraph.envs.simphone.world import World
-from guigraph.types import ActionType
 
 # Reading values (the expert reads what the screen would show) --------------------------------
 
@@ -215,7 +214,11 @@ def post(text: str) -> list[Step]:
     return [open_app("social"), tap("compose_post"), fill("post_text", text), tap("post")]
 
 
-def press(kind: ActionType) -> Step:
-    from guigraph.envs.simphone.expert import press as _press
+def last_message(world: World, contact: str) -> str:
+    """The last message ``contact`` sent (not the replies)."""
+    incoming = [line for line in world.data.chats[contact] if not line.startswith("Me: ")]
+    return incoming[-1].split(": ", 1)[1]
 
-    return _press(kind)
+
+def open_chat(contact: str) -> list[Step]:
+    return [open_app("messages"), tap(f"chat_{contact}")]

@@ -14,7 +14,7 @@ from guigraph.envs.simphone.devices import DeviceProfile
 from guigraph.envs.simphone.layout import Layout, Placed, layout_popup, layout_screen
 from guigraph.envs.simphone.render import Painter
 from guigraph.envs.simphone.widgets import APPS, POPUPS, SCREENS, Screen, W
-from guigraph.envs.simphone.world import HOME, World
+from guigraph.envs.simphone.world import HOME, Entry, World
 from guigraph.geometry import BBox
 from guigraph.types import ScrollDirection, UIElement
 
@@ -67,8 +67,6 @@ def current_view(world: World, device: DeviceProfile) -> PhoneView:
     elif entry is not None:
         screen = SCREENS[name](world, entry)
     else:
-        from guigraph.envs.simphone.world import Entry
-
         screen = SCREENS[name](world, Entry(name))
     focus = entry.focus if entry is not None else None
     layout = layout_screen(screen, device, entry.scroll if entry else 0, focus)
@@ -89,7 +87,7 @@ def render(world: World, device: DeviceProfile, view: PhoneView) -> bytes:
     app = view.app
     accent = APPS[app][2] if app in APPS else (60, 64, 72)
     painter = Painter(device, accent, bool(world.data.settings.get("dark_mode")))
-    if view.identity in ("system.home", "system.recents"):
+    if view.identity == "system.home":
         painter.image.paste((46, 70, 110), (0, 0, device.width, device.height))
     painter.paint(view.layout, view.focus)
     if view.popup is not None and view.popup.dialog_box is not None:

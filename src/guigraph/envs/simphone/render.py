@@ -165,12 +165,14 @@ class Painter:
     def _button(self, p: Placed, focus: str | None, pad: int, cy: float) -> None:
         x1, y1, x2, y2 = p.box
         inset = self.px(4)
-        fill = self.accent if p.widget.tap or p.region == "popup" else self.theme["off"]
+        fill = (
+            self.accent if p.widget.tap or p.region in ("popup", "keyboard") else self.theme["off"]
+        )
         self.draw.rounded_rectangle((x1, y1 + inset, x2, y2 - inset), radius=self.px(10), fill=fill)
         self.text(
             ((x1 + x2) / 2, cy),
             p.widget.text,
-            FONT["button"],
+            26 if p.widget.text == "+" else FONT["button"],
             WHITE,
             width=x2 - x1 - pad,
             anchor="mm",

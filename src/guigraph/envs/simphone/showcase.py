@@ -7,21 +7,31 @@ from typing import Any
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.expert import Expert
 from guigraph.envs.simphone.tasks import make_task, plan_for
-from guigraph.types import ActionType
+from guigraph.types import Action, ActionType
 
 MAX_STEPS = 120
 
 
 def screen_of_task(
-    template_id: str, seed: int, step: int = -1, device: str = "Pixel 7 Pro", version: int = 1
+    template_id: str,
+    seed: int,
+    step: int = -1,
+    device: str = "Pixel 7 Pro",
+    version: int = 1,
+    screen: str = "",
 ) -> tuple[bytes, str, str]:
-    """PNG, screen identity and instruction after ``step`` expert actions (-1: the last screen).
+    """PNG, screen identity and instruction after ``step`` expert actions (-1: the last screen),
+    or of the screen type ``screen`` in the task's world.
 
     Pop-ups are off so that the picture shows the task's own screens.
     """
     task = make_task(template_id, seed)
     env = SimPhone(device, version=version, popup_rate=0.0)
     observation = env.reset(task, seed)
+    if screen:
+        open_screen(env, screen)
+        png = env.step(Action(ActionType.WAIT, seconds=1.0)).observation.png_bytes()
+        return png, env.screen_identity(), task.instruction
     expert = Expert(env, plan_for(task, env.world), seed)
     taken = 0
     while step < 0 or taken < step:
@@ -72,6 +82,9 @@ def open_screen(env: SimPhone, identity: str) -> None:
     from guigraph.envs.simphone.widgets import APPS, POPUPS, SCREENS
 
     world = env.world
+    if identity not in SCREENS and identity not in POPUPS:
+        known = ", ".join(sorted(SCREENS) + sorted(POPUPS))
+        raise ValueError(f"unknown screen {identity!r}; known: {known}")
     if identity == "system.home":
         return
     if identity == "system.recents":
@@ -85,8 +98,6 @@ def open_screen(env: SimPhone, identity: str) -> None:
         open_screen(env, base)
         world.show_popup(identity, index=0)
         return
-    if identity not in SCREENS:
-        raise ValueError(f"unknown screen {identity!r}")
     world.launch(app, root)
     world.close_popup()
     if identity != root:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from guigraph.envs.simphone import templates_suite  # noqa: F401 - registers the templates
+from guigraph.envs.simphone import suite_multi, suite_single  # noqa: F401 - registers templates
 from guigraph.envs.simphone.expert import Step
 from guigraph.envs.simphone.templates import TEMPLATES, Template
 from guigraph.envs.simphone.widgets import APPS

@@ -95,7 +95,15 @@ def initial_data(rng: random.Random, catalog: Catalog) -> Data:
     data.events = [Event("Dentist", "Jun 12", f"{rng.randint(8, 11)}:30")]
     data.alarms = [Alarm("07:00", "Wake up", rng.random() < 0.5)]
     data.world_clocks = ["London"]
-    data.chats = {c: [f"{c}: Hi! See you soon"] for c in contacts[:4]}
+    incoming = (
+        "Dinner at 8?",
+        "The code is 4417",
+        "Meet at the station",
+        "Bring the charger",
+        "Gate B12 at 9:40",
+        "Call me after lunch",
+    )
+    data.chats = {c: [f"{c}: {rng.choice(incoming)}"] for c in contacts[:4]}
     data.photos = [f"IMG_{rng.randint(1000, 9999)}" for _ in range(5)]
     data.settings = {
         "wifi": rng.random() < 0.6,

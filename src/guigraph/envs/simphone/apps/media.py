@@ -38,8 +38,7 @@ def _play(sid: int) -> Handler:
 def _song_items(world: World, sids: list[int]) -> list[W]:
     songs = world.catalog.songs
     return [
-        W("item", songs[s].title, key=f"song_{s}", sub=songs[s].artist, tap=_play(s), nav=True)
-        for s in sids
+        W("item", songs[s].title, key=f"song_{s}", sub=songs[s].artist, tap=_play(s)) for s in sids
     ]
 
 
@@ -287,6 +286,9 @@ def gallery_grid(world: World, entry: Entry) -> Screen:
         for i, name in enumerate(photos)
     ]
     rows = [row(*thumbs[i : i + 3]) for i in range(0, len(thumbs), 3)]
+    for last in rows[-1:]:
+        # Keep the grid's columns even: pad the last row with empty cells.
+        last.children += [W("text", "") for _ in range(3 - len(last.children))]
     return Screen("Gallery", body=[W("label", "Camera"), *rows], up=False)
 
 
