@@ -72,12 +72,14 @@ def test_wrong_page_is_detected_and_recovered_with_back() -> None:
 
     def expect_results(entry, state):  # type: ignore[no-untyped-def]
         proposal = original(entry, state)
-        return proposal.__class__(proposal.action, proposal.target, expect_node="results")
+        return proposal.__class__(
+            proposal.action, proposal.target, expect_node="results", expect_app="shop"
+        )
 
     decider._to_proposal = expect_results  # type: ignore[method-assign]
     result = run_episode(env, team, TASK, seed=1)
     wrong, recovery = result.steps[1], result.steps[2]
-    assert wrong.outcome.status is OutcomeStatus.FAILURE and "reached ad" in wrong.outcome.note
+    assert wrong.outcome.status is OutcomeStatus.FAILURE and "reached browser" in wrong.outcome.note
     assert recovery.recovery and recovery.executed.action.type is ActionType.PRESS_BACK
     assert result.finished and env.succeeded()
 

@@ -59,7 +59,7 @@ class ToyWorld(Env):
         shade = sorted(SCREENS).index(self.screen) * 40 + len(self.query)
         buffer = io.BytesIO()
         Image.new("L", (SCREEN.width, SCREEN.height), shade).save(buffer, format="PNG")
-        app = None if self.screen == "home" else "shop"
+        app = {"home": None, "ad": "browser"}.get(self.screen, "shop")
         return Observation(SCREEN, buffer.getvalue(), elements=tuple(elements), app=app)
 
     def step(self, action: Action) -> StepResult:

@@ -137,6 +137,7 @@ def test_parse_point_needs_two_numbers() -> None:
         ("SCROLL", [[800, 500], [100, 450]], "SCROLL: LEFT"),
         ("SCROLL", [[100, 500], [800, 450]], "SCROLL: RIGHT"),
         ("SCROLL", [[500, 500], [700, 700]], "SCROLL: DOWN"),  # tie: vertical
+        ("SCROLL", [[500, 500], [500, 100], [900, 100]], "SCROLL: UP"),  # first two points
         ("TEXT", "gym", "TYPE: gym"),
         ("COMPLETE", "", "COMPLETE"),
         ("INCOMPLETE", "", "IMPOSSIBLE"),

@@ -116,3 +116,15 @@ def test_cli_rejects_unknown_options(tmp_path: Path) -> None:
     assert runner.invoke(app, ["score", str(path), "--aggregate", "macro"]).exit_code == 2
     missing = runner.invoke(app, ["score", str(tmp_path / "nope.jsonl")])
     assert missing.exit_code == 2 and "nope.jsonl" in missing.output
+    unwritable = runner.invoke(
+        app, ["score", str(path), "--verdicts", str(tmp_path / "no" / "dir" / "v.jsonl")]
+    )
+    assert unwritable.exit_code == 2 and "v.jsonl" in unwritable.output
+
+
+def test_help_lists_score_and_data() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "score" in result.output and "data" in result.output
+    data_help = runner.invoke(app, ["data", "--help"])
+    assert data_help.exit_code == 0 and "check" in data_help.output

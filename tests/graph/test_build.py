@@ -188,7 +188,7 @@ def test_trace_keeps_tail_actions_slot_values_and_screen_sources(tmp_path: Path)
     assert trace is not None
     assert [a.type for a in trace.tail] == ["click", "type", "click", "complete"]
     typed = trace.tail[1]
-    assert typed.text == "{text1}" and typed.text_source == "screen:maps:id/place_1"
+    assert typed.text == "{text1}" and typed.source_of("text1") == "screen:maps:id/place_1"
     assert trace.values == {"tail:text1": "21°C"}
 
 

@@ -86,3 +86,22 @@ def test_concurrent_writer_processes_lose_nothing(tmp_path: Path) -> None:
 def test_request_key_is_order_independent() -> None:
     assert request_key({"a": 1, "b": [1, 2]}) == request_key({"b": [1, 2], "a": 1})
     assert request_key({"a": 1}) != request_key({"a": 2})
+
+
+def test_concurrent_writer_threads_lose_nothing(tmp_path: Path) -> None:
+    import threading
+
+    with ResponseCache(tmp_path / "threads.sqlite") as cache:
+
+        def write(worker: int) -> None:
+            for i in range(50):
+                key = request_key({"w": worker, "i": i})
+                cache.put(key, "m", {"text": f"{worker}-{i}"})
+                assert cache.get(key) == {"text": f"{worker}-{i}"}
+
+        threads = [threading.Thread(target=write, args=(w,)) for w in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert len(cache) == 400

@@ -88,3 +88,12 @@ def test_check_needs_a_model_name() -> None:
     result = runner.invoke(app, ["model", "check", "--base-url", "http://127.0.0.1:9/v1"])
     assert result.exit_code == 2
     assert "no model name" in result.output
+
+
+def test_check_tells_parsed_json_that_ignored_the_instruction() -> None:
+    with FakeModelServer(default=Reply.of('{"answer": 42}')) as server:
+        result = runner.invoke(
+            app, ["model", "check", "--base-url", server.base_url, "--model", "test-model"]
+        )
+    text_line = next(line for line in result.output.splitlines() if line.startswith("text:"))
+    assert "reply parsed" in text_line and 'not the {"ok": true} asked for' in text_line

@@ -180,3 +180,28 @@ def test_sent_size_matches_what_the_server_received() -> None:
         url = server.requests[0]["messages"][0]["content"][0]["image_url"]["url"]
     received = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).size
     assert policy.sent_size(ScreenSize(1600, 2560)) == ScreenSize(*received)
+
+
+def test_bugs_in_the_caller_are_not_disguised_as_server_failures() -> None:
+    with FakeModelServer() as server:
+        client = client_for(server)
+        with pytest.raises(TypeError, match="message parts are text or ImagePart"):
+            client.complete([m.user(12345)])  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="not JSON serializable"):
+            client.complete(HELLO, json_schema={"type": object()})
+        assert server.request_count == 0
+
+
+def test_errors_inside_the_call_that_are_not_the_servers_propagate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from guigraph.llm import replies
+
+    def broken(response: object) -> dict:
+        raise KeyError("a bug while reading the reply")
+
+    monkeypatch.setattr(replies, "read_completion", broken)
+    with FakeModelServer() as server:
+        with pytest.raises(KeyError, match="a bug"):
+            client_for(server).complete(HELLO)
+        assert server.request_count == 1  # and no retry: a bug does not go away by waiting

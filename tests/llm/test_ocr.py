@@ -1,5 +1,6 @@
 import io
 
+import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from guigraph.geometry import Point
@@ -18,8 +19,13 @@ def screenshot() -> bytes:
     return out.getvalue()
 
 
-def test_reads_text_and_places_it_in_the_normalized_space() -> None:
-    lines = RapidOcrEngine().read(screenshot())
+@pytest.fixture(scope="module")
+def engine() -> RapidOcrEngine:
+    return RapidOcrEngine()  # loads the ONNX models once for the module
+
+
+def test_reads_text_and_places_it_in_the_normalized_space(engine: RapidOcrEngine) -> None:
+    lines = engine.read(screenshot())
     assert [line.text for line in lines] == ["Settings", "Wi-Fi network"]
     settings, wifi = lines
     # "Settings" was drawn from (40, 100) px on a 540x1200 screen: about (74, 83) normalized.
@@ -30,7 +36,7 @@ def test_reads_text_and_places_it_in_the_normalized_space() -> None:
     assert text.splitlines()[0].startswith("Settings @ (")
 
 
-def test_blank_screen_has_no_text() -> None:
+def test_blank_screen_has_no_text(engine: RapidOcrEngine) -> None:
     blank = io.BytesIO()
     Image.new("RGB", (300, 600), "white").save(blank, format="PNG")
-    assert RapidOcrEngine().read(blank.getvalue()) == []
+    assert engine.read(blank.getvalue()) == []

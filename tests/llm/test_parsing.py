@@ -169,6 +169,8 @@ BROKEN_ACTIONS = [
     ("<think>First I should find the search box and then", "inside its thinking"),
     ('{"action": "type"}', "needs a text"),
     ("CLICK: (540,", "needs a point"),
+    ('{"action": "click", "coordinate": [null, 5]}', "malformed"),
+    ('{"action": "wait", "time": "a while"}', "malformed"),
     ("SCROLL: SIDEWAYS", "SCROLL needs"),
     ('Tap here: {"action": "click", "coordinate": [1', "cut off"),
 ]
@@ -226,3 +228,17 @@ def test_several_tool_calls_are_all_returned() -> None:
 def test_strip_thinking_keeps_plain_text() -> None:
     assert strip_thinking("  plain answer ") == "plain answer"
     assert strip_thinking("<think>a</think>b<think>c</think> d") == "d"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ['{"a": ' * 2000 + "1", "{" * 5000, '[{"k": 1' + ', {"k": 2' * 3000, "x {y} " * 3000],
+    ids=["deep", "braces", "long-truncated", "many-non-json"],
+)
+def test_pathological_replies_fail_fast_and_cleanly(reply: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(ResponseParseError):
+        extract_json(reply)
+    assert time.perf_counter() - started < 1.0

@@ -23,6 +23,25 @@ from guigraph.retrieval.slots import align_value, fill_slot, words
         ("Paris", "Check the weather in Paris", "Check the weather in Paris", "Paris"),
         ("21°C", "Type 21°C into a note", "Type 18°C into a note", "18°C"),
         ("Blue River", "Play Blue River by Sable", "Play Gold Waves by Sable", "Gold Waves"),
+        (
+            "Zephyr camera bag",
+            "Add the Zephyr camera bag to my cart",
+            "Add the Zephyr kettle to my cart",
+            "Zephyr kettle",
+        ),
+        ("Oslo", "Weather in Oslo today", "Weather in New York today", "New York"),
+        (
+            "Jun 22",
+            "Add lunch to my calendar on Jun 22 at 07:00",
+            "Schedule lunch for Jun 14, 21:00",
+            "Jun 14",
+        ),
+        (
+            "07:00",
+            "Add lunch to my calendar on Jun 22 at 07:00",
+            "Schedule lunch for Jun 14, 21:00",
+            "21:00",
+        ),
     ],
 )
 def test_alignment_finds_the_new_value(example: str, old: str, new: str, expected: str) -> None:
@@ -31,6 +50,13 @@ def test_alignment_finds_the_new_value(example: str, old: str, new: str, expecte
 
 def test_value_not_in_old_instruction_has_no_alignment() -> None:
     assert align_value("Lima", "Check the weather", "Check the weather in Rome") is None
+
+
+def test_unrelated_sentences_give_no_value() -> None:
+    assert (
+        align_value("Chen", "Send the content of my note to Chen", "Tell Greta how warm it is")
+        is None
+    )
 
 
 def test_fill_slot_falls_back_to_known_values_then_quotes() -> None:

@@ -1,16 +1,19 @@
 """The model-free team driven by the workflow graph (the embedded default).
 
 ``GraphPolicy`` holds one episode's plan: a script of steps tied to graph states (from the best
-trace, or stitched from several), and a cursor. Each decision grounds the next step on the
-current screen when it can; otherwise it skips ahead to where the screen already is, dismisses
-a pop-up, or navigates through the graph back to the step's state. The planner and decider
-role objects are thin views on the policy, so they share its cursor.
+trace, or stitched from several) and a cursor. Each decision grounds the next step on the
+current screen when it can; otherwise it skips ahead to where the screen already is, waits for
+a loading screen, dismisses a pop-up, or routes through the graph back to the step's state.
+The planner and decider role objects are thin views on the policy, so they share its cursor.
+
+``mode="trace"`` is the paper's baseline (linear episodic memory): follow the most similar
+trace step by step, with the same grounding, but no stitching and no routing through the graph.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -25,15 +28,9 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
-from guigraph.agents.script import (
-    HOME_APPS,
-    ScriptStep,
-    app_aliases,
-    app_sequence,
-    apps_in_instruction,
-    stitch,
-    trace_script,
-)
+from guigraph.agents.script import DISMISS_LABELS, ScriptStep, app_aliases, is_home
+from guigraph.agents.stitch import choose_plan
+from guigraph.retrieval.values import ValueIndex
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
@@ -43,65 +40,75 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node
     from guigraph.retrieval.context import Context
 
-DISMISS_LABELS = ("not now", "no thanks", "later", "deny", "don't allow", "close", "skip",
-                  "dismiss", "cancel", "maybe later")  # fmt: skip
 LOADING_TEXTS = ("loading", "please wait")
 LOOKAHEAD = 8
 MAX_REVEAL_SCROLLS = 3
 
+Chooser = Callable[[SemanticState, Feedback, FocusMemory], Proposal | None]
+
+
+@dataclass
+class GraphView:
+    """What the policy reads of a knowledge base, loaded once and shared by every episode."""
+
+    nodes: dict[int, Node]
+    edges: dict[int, Edge]
+    routes: nx.DiGraph  # one edge per state pair: the most used transition
+    values: ValueIndex
+    aliases: dict[str, str]
+
+    @classmethod
+    def load(cls, kb: KnowledgeBase) -> GraphView:
+        import networkx as nx
+
+        nodes = {n.node_id: n for n in kb.nodes()}
+        edges = {e.edge_id: e for e in kb.edges()}
+        routes = nx.DiGraph()
+        for edge in sorted(edges.values(), key=lambda e: e.count):
+            routes.add_edge(
+                edge.source, edge.target, edge_id=edge.edge_id, cost=1.0 + 1.0 / edge.count
+            )
+        values = ValueIndex.build(kb.traces(), edges)
+        return cls(nodes, edges, routes, values, app_aliases(list(edges.values()), nodes))
+
 
 @dataclass
 class GraphPolicy:
-    """One episode's plan and progress; ``mode`` is "graph" (stitch, navigate) or "trace"."""
-
-    kb: KnowledgeBase
-    mode: str = "graph"
+    view: GraphView
+    mode: str = "graph"  # "graph" or "trace"
     script: list[ScriptStep] = field(default_factory=list)
-    values: dict[str, str] = field(default_factory=dict)
-    replacements: dict[str, str] = field(default_factory=dict)
     cursor: int = 0
     pending: tuple[int | None, Action] | None = None
-    navigation: list[ScriptStep] = field(default_factory=list)
+    route: list[ScriptStep] = field(default_factory=list)
     reveal_scrolls: int = 0
     notes: list[str] = field(default_factory=list)
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
-        if context is None or context.best is None:
+        if context is None or not context.traces:
             return Plan((), rationale="no similar trace in the knowledge base")
-        nodes, edges = self._nodes, self._edges
-        scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in context.traces}
-        best = context.best
-        self.script = scripts[best.trace.episode_id]
-        used = [best.trace.episode_id]
-        wanted = apps_in_instruction(task.instruction, app_aliases(list(edges.values()), nodes))
-        if self.mode == "graph" and wanted and wanted != app_sequence(self.script):
-            stitched, used = stitch(wanted, context.traces, scripts)
-            if stitched:
-                self.script = stitched
-                self.notes.append(f"stitched {wanted} from traces {used}")
-        for item in context.traces:
-            if item.trace.episode_id in used:
-                self._take_values(item, edges)
-        return Plan(_subgoals(self.script), rationale="; ".join(self.notes) or f"follow {used[0]}")
-
-    def _take_values(self, item: object, edges: dict[int, Edge]) -> None:
-        from guigraph.retrieval.context import RetrievedTrace
-
-        assert isinstance(item, RetrievedTrace)
-        for key, value in item.slot_values.items():
-            self.values.setdefault(key, value)
-            example = item.trace.values.get(key)
-            if example:
-                self.replacements.setdefault(example, value)
+        choice = choose_plan(
+            task.instruction, context.traces, self.view.edges, self.view.nodes, self.view.values,
+            self.view.aliases, allow_stitching=self.mode == "graph",
+        )  # fmt: skip
+        if choice is None:
+            return Plan((), rationale="nothing to follow")
+        self.script = choice.steps
+        how = "stitched from" if choice.stitched else "following"
+        self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
+        return Plan(_subgoals(self.script), rationale=self.notes[-1])
 
     def subgoal(self) -> SubGoal:
-        if self.cursor >= len(self.script):
+        if self.done:
             return SubGoal("finish the task", final=True)
         step = self.script[self.cursor]
+        # A step that leaves its app (home, another app) belongs to where it goes: the verifier
+        # must not hold the team in an app the plan is done with.
+        destination = self.view.nodes.get(step.jumps_to) if step.jumps_to is not None else None
+        app = destination.app if destination is not None else step.app
         return SubGoal(
-            f"work in {step.app or 'home'} (step {self.cursor + 1} of {len(self.script)})",
-            app=step.app if step.app not in HOME_APPS else None,
+            f"in {step.app or 'home'}: step {self.cursor + 1} of {len(self.script)}",
+            app=None if is_home(app) else app,
             target_node=str(step.node),
             segment=step.segment,
         )
@@ -121,50 +128,54 @@ class GraphPolicy:
             return Proposal(Action(ActionType.IMPOSSIBLE), reason="no plan")
         if self.done:
             return Proposal(Action(ActionType.COMPLETE), reason="every planned step is done")
-        for choose in (self._wait_for_loading, self._current_step, self._skip_ahead,
-                       self._dismiss_popup, self._navigate, self._fallback):  # fmt: skip
+        choosers: tuple[Chooser, ...] = (
+            self._wait_for_loading, self._current_step, self._skip_ahead, self._dismiss_popup,
+            self._navigate, self._fallback,
+        )  # fmt: skip
+        for choose in choosers:
             proposal = choose(state, feedback, memory)
             if proposal is not None and proposal.action not in feedback.banned:
                 return proposal
+        self.pending = None
         return Proposal(Action(ActionType.PRESS_BACK), reason="every option was banned")
 
     def _advance(self, history: Sequence[HistoryEntry]) -> None:
+        """Move past the step proposed last time, if it was executed and did something."""
         if self.pending is None or not history:
             return
         index, action = self.pending
         last = history[-1]
         worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
         if last.action == action and worked:
-            if index is None and self.navigation:
-                self.navigation.pop(0)
+            if index is None and self.route:
+                self.route.pop(0)
             elif index is not None:
                 self.cursor = index + 1
                 self.reveal_scrolls = 0
         self.pending = None
 
-    def _propose(self, index: int | None, step: ScriptStep, proposal: Proposal) -> Proposal:
-        self.pending = (index, proposal.action)
-        expect = step.jumps_to if step.jumps_to is not None else step.node
-        return Proposal(proposal.action, proposal.target, proposal.reason, "graph", str(expect))
-
-    def _ground(
-        self, step: ScriptStep, state: SemanticState, memory: FocusMemory
-    ) -> Proposal | None:
-        values = {
-            k.split(":", 1)[1]: v
-            for k, v in self.values.items()
-            if k.startswith(f"{step.slot_key}:")
-        }
-        return ground(step.template, state, values, self.replacements, memory)
-
     def _here(self, state: SemanticState) -> int | None:
         return int(state.node_id) if state.node_id is not None else None
+
+    def _proposal(
+        self, index: int | None, step: ScriptStep, state: SemanticState, memory: FocusMemory
+    ) -> Proposal | None:
+        grounded = ground(step, state, memory)
+        if grounded is None:
+            return None
+        self.pending = (index, grounded.action)
+        expect = step.jumps_to if step.jumps_to is not None else step.node
+        node = self.view.nodes.get(expect)
+        app = node.app if node is not None else None
+        return Proposal(
+            grounded.action, grounded.target, grounded.reason, "graph", str(expect), app
+        )
 
     def _wait_for_loading(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         text = " ".join(state.texts).lower()
-        if any(word in text for word in LOADING_TEXTS) and len(state.texts) <= 4:
+        if len(state.texts) <= 4 and any(word in text for word in LOADING_TEXTS):
             self.pending = None
             return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="the screen is loading")
         return None
@@ -176,23 +187,22 @@ class GraphPolicy:
         here = self._here(state)
         kind = step.template.type
         if kind in ("click", "long_press"):
-            proposal = self._ground(step, state, memory)
-            if proposal is None and here == step.node:
+            proposal = self._proposal(self.cursor, step, state, memory)
+            if proposal is None and (here == step.node or self.mode == "trace"):
                 return self._reveal(state)
-        elif kind == "type":
-            on_field = state.focused_field is not None or not state.elements
-            proposal = self._ground(step, state, memory) if on_field else None
-        elif here == step.node or (here is None and self.mode == "trace"):
-            proposal = self._ground(step, state, memory)
-        else:
-            proposal = None
-        return self._propose(self.cursor, step, proposal) if proposal else None
+            return proposal
+        if kind == "type":
+            typing_possible = state.focused_field is not None or not state.elements
+            return self._proposal(self.cursor, step, state, memory) if typing_possible else None
+        same_app = (state.app or "").lower() == (step.app or "").lower()
+        if here == step.node or same_app or self.mode == "trace":
+            return self._proposal(self.cursor, step, state, memory)
+        return None
 
     def _reveal(self, state: SemanticState) -> Proposal | None:
         """The target is not visible in its own state: scroll the list to find it."""
-        if self.reveal_scrolls >= MAX_REVEAL_SCROLLS or not any(
-            e.element.scrollable for e in state.elements
-        ):
+        scrollable = any(e.element.scrollable for e in state.elements)
+        if self.reveal_scrolls >= MAX_REVEAL_SCROLLS or not scrollable:
             return None
         self.reveal_scrolls += 1
         self.pending = None
@@ -202,13 +212,12 @@ class GraphPolicy:
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         here = self._here(state)
-        if here is None or here == self.script[self.cursor].node:
+        if here is None or here == self.script[self.cursor].node or self.mode == "trace":
             return None
         horizon = self.script[self.cursor + 1 : self.cursor + 1 + LOOKAHEAD]
-        for offset, step in enumerate(horizon, self.cursor + 1):
+        for index, step in enumerate(horizon, self.cursor + 1):
             if step.node == here:
-                self.cursor = offset
-                self.notes.append(f"skipped ahead to step {offset}")
+                self.cursor = index
                 return self._current_step(state, feedback, memory)
         return None
 
@@ -226,47 +235,43 @@ class GraphPolicy:
     def _navigate(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        if self.mode != "graph":
+        here = self._here(state)
+        if self.mode != "graph" or here is None:
             return None
-        here, goal = self._here(state), self.script[self.cursor].node
-        if here is None:
+        if not self.route or self.route[0].node != here:
+            self.route = self._route(here, self.script[self.cursor].node)
+        if not self.route:
             return None
-        if not self.navigation or self.navigation[0].node != here:
-            self.navigation = self._route(here, goal)
-        if not self.navigation:
-            return None
-        step = self.navigation[0]
-        proposal = self._ground(step, state, memory)
+        proposal = self._proposal(None, self.route[0], state, memory)
         if proposal is None:
-            self.navigation = []
-            return None
-        self.pending = (None, proposal.action)
-        return Proposal(
-            proposal.action,
-            proposal.target,
-            "graph: navigate",
-            "graph",
-            str(step.jumps_to or step.node),
-        )
+            self.route = []
+        return proposal
 
     def _route(self, here: int, goal: int) -> list[ScriptStep]:
         import networkx as nx
 
-        graph = self._graph
-        if here not in graph or goal not in graph:
+        routes = self.view.routes
+        if here not in routes or goal not in routes or here == goal:
             return []
         try:
-            path = nx.shortest_path(graph, here, goal, weight="cost")
+            path = nx.shortest_path(routes, here, goal, weight="cost")
         except nx.NetworkXNoPath:
             return []
         steps: list[ScriptStep] = []
         for source, target in itertools.pairwise(path):
-            edge = self._edges[graph.edges[source, target]["edge_id"]]
+            edge = self.view.edges[routes.edges[source, target]["edge_id"]]
             for i, template in enumerate(edge.actions):
-                last = i == len(edge.actions) - 1
+                jumps_to = target if i == len(edge.actions) - 1 else None
+                app = self.view.nodes[source].app if source in self.view.nodes else None
                 steps.append(
                     ScriptStep(
-                        source, template, target if last else None, None, -1, str(edge.edge_id), ""
+                        source,
+                        template,
+                        jumps_to,
+                        app,
+                        "route",
+                        label=template.target_label,
+                        text=template.text,
                     )
                 )
         return steps
@@ -276,49 +281,19 @@ class GraphPolicy:
     ) -> Proposal | None:
         self.pending = None
         step = self.script[self.cursor]
-        if state.app and state.app not in HOME_APPS and step.app and state.app != step.app:
+        if is_home(state.app):
+            return None
+        if step.app and state.app != step.app and not step.home:
             return Proposal(
                 Action(ActionType.PRESS_HOME), reason=f"{step.app} is needed, not {state.app}"
             )
-        if (state.app or "") in HOME_APPS and step.app:
-            return None
+        if step.home:
+            return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
-
-    # -- the knowledge base, read once per episode ------------------------------------
-    @property
-    def _nodes(self) -> dict[int, Node]:
-        return _kb_cache(self.kb)[0]
-
-    @property
-    def _edges(self) -> dict[int, Edge]:
-        return _kb_cache(self.kb)[1]
-
-    @property
-    def _graph(self) -> nx.DiGraph:
-        return _kb_cache(self.kb)[2]
-
-
-_CACHE: dict[int, tuple[dict[int, Node], dict[int, Edge], nx.DiGraph]] = {}
-
-
-def _kb_cache(kb: KnowledgeBase) -> tuple[dict[int, Node], dict[int, Edge], nx.DiGraph]:
-    """Nodes, edges and a routing graph (one edge per pair: the most used), built once per KB."""
-    key = id(kb)
-    if key not in _CACHE:
-        import networkx as nx
-
-        nodes = {n.node_id: n for n in kb.nodes()}
-        edges = {e.edge_id: e for e in kb.edges()}
-        graph = nx.DiGraph()
-        for edge in sorted(edges.values(), key=lambda e: e.count):
-            graph.add_edge(
-                edge.source, edge.target, edge_id=edge.edge_id, cost=1.0 + 1.0 / edge.count
-            )
-        _CACHE[key] = (nodes, edges, graph)
-    return _CACHE[key]
 
 
 def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> None:
+    """Keep every identified text: a later app may need a value shown here (focus memory)."""
     for view in state.elements:
         rid = view.element.resource_id
         if rid and view.element.text:
@@ -328,9 +303,9 @@ def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> No
 def _subgoals(script: Sequence[ScriptStep]) -> tuple[SubGoal, ...]:
     goals: list[SubGoal] = []
     for step in script:
-        if goals and goals[-1].segment == step.segment and goals[-1].app == step.app:
+        if step.home or step.app is None:
             continue
-        if step.app in HOME_APPS or step.app is None:
+        if goals and goals[-1].segment == step.segment and goals[-1].app == step.app:
             continue
         goals.append(
             SubGoal(

@@ -1,95 +1,107 @@
-"""Grounding: a remembered action template becomes an action on the screen the team sees now.
+"""Grounding: a script step becomes an action on the screen the team sees now.
 
-A template names its target (label, resource id, role) and keeps a point only as an example;
-grounding finds that target on the current screen, so a trace recorded on a phone still works
-on a tablet. Typed text is filled from the task's slot values or from focus memory.
+A step names its target (label, resource id) and keeps a point only as an example; grounding
+finds that target on the current screen, so a trace recorded on a phone still works on a
+tablet. Text comes bound from the task, or is read from focus memory when it was a value seen
+on an earlier screen.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
-
 from guigraph.agents.memory import FocusMemory
-from guigraph.agents.roles import ElementView, Proposal, SemanticState
+from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
+from guigraph.agents.script import ScriptStep
 from guigraph.geometry import Point
 from guigraph.types import Action, ActionType, ScrollDirection
 
-if TYPE_CHECKING:
-    from guigraph.graph.records import ActionTemplate
-
-_SLOT = re.compile(r"\{([^{}]+)\}")
 _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
 
 
-def fill_text(
-    template_text: str,
-    values: Mapping[str, str],
-    memory: FocusMemory | None = None,
-    source: str = "",
-) -> str:
-    """Replace ``{slot}`` markers: a value read off a screen comes from focus memory, a value
-    of the instruction from the task's slot values; the recorded example is the last resort."""
-
-    def replace(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if source.startswith("screen:") and memory is not None:
-            remembered = memory.recall(source)
-            if remembered is not None:
-                return remembered
-        return values.get(name, match.group(0))
-
-    return _SLOT.sub(replace, template_text)
+def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
+    """The text a type step enters: bound from the task, with each value that was read off a
+    screen filled from focus memory (its own element, else the value carried from the app
+    before), else the recorded example."""
+    text = step.text if step.text is not None else step.template.text or ""
+    for slot, source in step.screen_slots:
+        value = None
+        for where in (source, step.fallback_source):
+            value = memory.recall(where) if memory and where else None
+            if value is not None:
+                break
+        text = text.replace("{" + slot + "}", value if value is not None else "")
+    return text
 
 
-def find_target(
-    template: ActionTemplate, state: SemanticState, replacements: Mapping[str, str]
-) -> ElementView | None:
-    """The element a template's tap meant: same label, the label with the task's value, or id."""
-    label = template.target_label.strip()
+def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
+    """The element a step's tap meant: its (bound) label, else a unique same-id element."""
+    label = step.label.strip()
     if label:
-        found = state.find(label)
+        found = _best_named(step, state, label)
         if found is not None:
             return found
-        for old, new in replacements.items():
-            if old and new and old.lower() in label.lower():
-                wanted = new.lower()
-                found = next((e for e in state.elements if wanted in e.label.lower()), None)
-                if found is not None:
-                    return found
-    if template.target_id:
-        same_id = [e for e in state.elements if e.element.resource_id == template.target_id]
+        if label != step.template.target_label:  # a task value: "Nova lamp" in "Nova lamp $12"
+            wanted = label.lower()
+            candidates = _not_the_typing_field(step, list(state.elements))
+            found = next((e for e in candidates if wanted in e.label.lower()), None)
+            if found is not None:
+                return found
+            return None  # the recorded element was another value: its id would mislead
+    target_id = step.template.target_id
+    if target_id:
+        same_id = [e for e in state.elements if e.element.resource_id == target_id]
         if len(same_id) == 1 or (same_id and not label):
             return same_id[0]
     return None
 
 
+def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementView | None:
+    """Among elements named ``label``, the recorded one (same id), else an actionable one.
+
+    A settings page titled "Wi-Fi" also has a "Wi-Fi" switch: the title is not what was tapped.
+    """
+    wanted = label.lower()
+    named = _not_the_typing_field(
+        step, [e for e in state.elements if e.label.strip().lower() == wanted]
+    )
+    if not named:
+        return None
+    rid = step.template.target_id
+    same_id = [e for e in named if rid and e.element.resource_id == rid]
+    actionable = [e for e in named if e.role in ACTIONABLE_ROLES]
+    return (same_id or actionable or named)[0]
+
+
+def _not_the_typing_field(step: ScriptStep, views: list[ElementView]) -> list[ElementView]:
+    """A text field shows what was typed into it: "Quito" in the search box is not the
+    suggestion "Quito" below it. Fields count only when the recorded target was a field."""
+    if "edit" in step.template.target_role.lower():
+        return views
+    return [v for v in views if v.role != "field"]
+
+
 def ground(
-    template: ActionTemplate,
-    state: SemanticState,
-    values: Mapping[str, str],
-    replacements: Mapping[str, str],
-    memory: FocusMemory | None = None,
+    step: ScriptStep, state: SemanticState, memory: FocusMemory | None = None
 ) -> Proposal | None:
-    """The proposal for ``template`` on this screen, or None when its target is not here."""
+    """The proposal for ``step`` on this screen, or None when its target is not here."""
+    template = step.template
     kind = ActionType(template.type)
     if kind in _TAPS:
-        target = find_target(template, state, replacements)
+        target = find_target(step, state)
         if target is not None:
-            action = Action(kind, point=target.center)
-            return Proposal(action, target=target, reason=f"graph: {template.target_label}")
-        if not state.elements and template.point is not None:  # screenshot-only world
-            return Proposal(Action(kind, point=Point(*template.point)), reason="graph: point")
+            return Proposal(
+                Action(kind, point=target.center), target=target, reason=f"tap {target.label!r}"
+            )
+        if not state.elements and template.point is not None:  # a screenshot-only world
+            return Proposal(Action(kind, point=Point(*template.point)), reason="recorded point")
         return None
     if kind is ActionType.TYPE:
-        text = fill_text(template.text or "", values, memory, template.text_source)
-        return Proposal(Action.type_text(text), target=state.focused_field, reason="graph: type")
+        return Proposal(
+            Action.type_text(step_text(step, memory)), target=state.focused_field, reason="type"
+        )
     if kind is ActionType.SCROLL:
-        direction = ScrollDirection(template.direction or ScrollDirection.UP)
-        return Proposal(Action.scroll(direction), reason="graph: scroll")
+        return Proposal(Action.scroll(ScrollDirection(template.direction or "up")), reason="scroll")
     if kind is ActionType.OPEN_APP:
-        return Proposal(Action.open_app(template.app or ""), reason="graph: open app")
+        return Proposal(Action.open_app(template.app or ""), reason="open app")
     if kind is ActionType.WAIT:
-        return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="graph: wait")
-    return Proposal(Action(kind), reason=f"graph: {kind.value}")
+        return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="wait")
+    return Proposal(Action(kind), reason=kind.value)

@@ -27,20 +27,29 @@ class RuleOutcomeChecker:
             return Outcome(OutcomeStatus.FAILURE, f"the action was refused: {error}")
         if before.fingerprint == after.fingerprint and action.type not in _EXPECTED_NO_CHANGE:
             return Outcome(OutcomeStatus.NO_EFFECT, "the screen did not change")
-        if proposal.expect_node and after.node_id:
-            if after.node_id == proposal.expect_node:
-                return Outcome(OutcomeStatus.SUCCESS, f"reached {after.node_id} as expected")
-            if action.type in _NAVIGATING and after.node_id != before.node_id:
-                return Outcome(
-                    OutcomeStatus.FAILURE,
-                    f"expected {proposal.expect_node} but reached {after.node_id}",
-                    recovery=Action(ActionType.PRESS_BACK),
-                )
+        if proposal.expect_node and after.node_id == proposal.expect_node:
+            return Outcome(OutcomeStatus.SUCCESS, f"reached {after.node_id} as expected")
+        expected_app = proposal.expect_app
+        if (
+            action.type in _NAVIGATING
+            and expected_app
+            and after.app
+            and after.app != expected_app
+            and after.app != before.app
+        ):
+            # A graph state seen under two node ids is common; a tap that lands in the wrong
+            # app is not, and is the one mistake worth undoing at once.
+            return Outcome(
+                OutcomeStatus.FAILURE,
+                f"expected to be in {expected_app} but reached {after.app}",
+                recovery=Action(ActionType.PRESS_BACK),
+            )
         if (
             action.type in _NAVIGATING
             and subgoal.app is not None
             and before.app == subgoal.app
             and after.app not in (subgoal.app, None)
+            and not proposal.expect_app  # the graph said where this goes: checked above
         ):
             return Outcome(
                 OutcomeStatus.FAILURE,

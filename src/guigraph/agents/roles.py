@@ -99,6 +99,7 @@ class Proposal:
     reason: str = ""
     source: str = "rule"  # "graph", "rule", "trace", "model"
     expect_node: str | None = None  # the graph state this action should lead to, when known
+    expect_app: str | None = None  # the app that state belongs to
 
 
 @dataclass(frozen=True, slots=True)

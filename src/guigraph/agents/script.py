@@ -1,23 +1,37 @@
 """Scripts: the action steps a plan asks for, each tied to the graph state it is taken in.
 
-A recorded trace becomes a script by unrolling its edges (every in-page action of a state,
-then the action that left it) and its tail (the actions in the last state before COMPLETE).
-A task whose template was never recorded is stitched: for each app the instruction names, in
-order, the segment of the best retrieved trace that works in that app.
+A recorded trace becomes a script by unrolling its edges (every in-page action of a state, then
+the action that left it) and its tail (the actions in the last state before COMPLETE). Binding
+a script to a new task fills its values: typed text from the instruction, tapped labels that
+the instruction named (a song, a contact), and values to be read off a screen while acting.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+
+from guigraph.retrieval.slots import fill_slot, words
+from guigraph.retrieval.values import ValueIndex, type_site
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
-    from guigraph.retrieval.context import RetrievedTrace
 
 HOME_APPS = frozenset({"home", "launcher", ""})
+#: Buttons that close a pop-up: a recorded dismissal is an accident of that run, not a step of
+#: the workflow (the pop-up may not come again, and a rule dismisses it when it does).
+DISMISS_LABELS = frozenset(
+    {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
+     "close", "skip", "dismiss", "cancel"}
+)  # fmt: skip
+
+
+def is_home(app: str | None) -> bool:
+    """Launchers report themselves under several names; none of them is an app of a task."""
+    return (app or "").strip().lower() in HOME_APPS
+
+
 _END_TYPES = frozenset({"complete", "impossible"})
 
 
@@ -27,147 +41,182 @@ class ScriptStep:
     template: ActionTemplate
     jumps_to: int | None  # the state it leads to, when it is the action that leaves the state
     app: str | None
-    segment: int
-    slot_key: str  # prefix of this step's slots in the trace's values ("<edge_id>" or "tail")
     trace_id: str
+    slot_key: str = ""  # "<edge_id>" or "tail": where this step's slots live in trace.values
+    segment: int = 0
+    text: str | None = None  # the text to type, bound; "{slot}" marks a value read off a screen
+    screen_slots: tuple[tuple[str, str], ...] = ()  # slot -> "screen:<resource id>"
+    fallback_source: str = ""  # where else to read them (a value carried from an earlier app)
+    label: str = ""  # the label to tap, once bound (the task's value for a value label)
+
+    @property
+    def home(self) -> bool:
+        return is_home(self.app)
+
+
+@dataclass
+class Binding:
+    """A script bound to a new task, with what it explains of the instruction."""
+
+    steps: list[ScriptStep]
+    claimed: set[str] = field(default_factory=set)  # words of the new instruction it explains
+    unfilled: int = 0  # instruction values it needs but could not find
+    exports: list[str] = field(default_factory=list)  # screen sources it reads values from
 
 
 def trace_script(
-    trace: Trace, edges: Mapping[int, Edge], nodes: Mapping[int, Node], segment: int = 0
+    trace: Trace, edges: Mapping[int, Edge], nodes: Mapping[int, Node]
 ) -> list[ScriptStep]:
     steps: list[ScriptStep] = []
     for k, edge_id in enumerate(trace.edge_path):
         edge = edges[edge_id]
         here, there = trace.node_path[k], trace.node_path[k + 1]
         for i, template in enumerate(edge.actions):
-            last = i == len(edge.actions) - 1
-            steps.append(
-                ScriptStep(
-                    here,
-                    template,
-                    there if last else None,
-                    _app(nodes, here),
-                    segment,
-                    str(edge_id),
-                    trace.episode_id,
-                )
-            )
-    last_node = trace.node_path[-1]
-    for template in trace.tail:
-        if template.type not in _END_TYPES:
-            steps.append(
-                ScriptStep(
-                    last_node,
-                    template,
-                    None,
-                    _app(nodes, last_node),
-                    segment,
-                    "tail",
-                    trace.episode_id,
-                )
-            )
-    return steps
+            jumps_to = there if i == len(edge.actions) - 1 else None
+            steps.append(_step(here, template, jumps_to, nodes, trace, str(edge_id)))
+    last = trace.node_path[-1]
+    steps += [
+        _step(last, t, None, nodes, trace, "tail") for t in trace.tail if t.type not in _END_TYPES
+    ]
+    return without_detours(steps, nodes)
 
 
-def _app(nodes: Mapping[int, Node], node_id: int) -> str | None:
-    node = nodes.get(node_id)
-    return node.app if node else None
+def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[ScriptStep]:
+    """Drop what the recording did by accident: pop-up dismissals, and a tap into a state that
+    was left at once with back (a wrong tap) unless that state showed a value used later."""
+    kept = [s for s in steps if s.template.target_label.strip().lower() not in DISMISS_LABELS]
+    read_later = {
+        source.removeprefix("screen:") for s in kept for _, source in s.template.text_sources
+    }
+    out: list[ScriptStep] = []
+    i = 0
+    while i < len(kept):
+        step, after = kept[i], kept[i + 1] if i + 1 < len(kept) else None
+        detour = (
+            after is not None
+            and step.jumps_to is not None
+            and after.template.type == "press_back"
+            and after.node == step.jumps_to
+            and after.jumps_to == step.node
+            and not _shows_any(nodes.get(step.jumps_to), read_later)
+        )
+        if detour:
+            i += 2
+            continue
+        out.append(step)
+        i += 1
+    return out
+
+
+def _shows_any(node: Node | None, resource_ids: set[str]) -> bool:
+    if node is None:
+        return False
+    return any(e.get("resource_id") in resource_ids for e in node.example_elements)
+
+
+def _step(
+    node: int, template: ActionTemplate, jumps_to: int | None, nodes: Mapping[int, Node],
+    trace: Trace, slot_key: str,
+) -> ScriptStep:  # fmt: skip
+    app = nodes[node].app if node in nodes else None
+    return ScriptStep(
+        node, template, jumps_to, app, trace.episode_id, slot_key, label=template.target_label
+    )
+
+
+def bind(
+    steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex
+) -> Binding:
+    """Fill the script's values for ``instruction``; unfilled ones keep the trace's own."""
+    binding = Binding([])
+    new_words = {w.lower() for w in words(instruction)}
+    field = ""
+    for step in steps:
+        template = step.template
+        if template.type == "type":
+            step = _bind_text(
+                step, trace, instruction, values.known(type_site(step.node, field)), binding
+            )
+        elif template.type in ("click", "long_press"):
+            field = template.target_label
+        if template.type in ("click", "long_press") and values.is_value_label(
+            step.node, template.target_label, trace.instruction
+        ):
+            new = fill_slot(
+                template.target_label, trace.instruction, instruction,
+                values.known((step.node, "click")),
+            )  # fmt: skip
+            if new is None:
+                binding.unfilled += 1
+            else:
+                binding.claimed |= {w.lower() for w in words(new)} & new_words
+                step = replace(step, label=new)
+        binding.steps.append(step)
+    return binding
+
+
+def _bind_text(
+    step: ScriptStep, trace: Trace, instruction: str, known: set[str], binding: Binding
+) -> ScriptStep:
+    """Fill the instruction's values; leave markers for values to read off a screen."""
+    text = step.template.text or ""
+    screen: list[tuple[str, str]] = []
+    new_words = {w.lower() for w in words(instruction)}
+    for slot, source in step.template.text_sources:
+        marker = "{" + slot + "}"
+        recorded = trace.values.get(f"{step.slot_key}:{slot}", "")
+        if source.startswith("screen:"):
+            binding.exports.append(source)
+            screen.append((slot, source))
+            continue
+        new = fill_slot(recorded, trace.instruction, instruction, known)
+        if new is None:
+            binding.unfilled += 1
+            new = recorded
+        else:
+            binding.claimed |= {w.lower() for w in words(new)} & new_words
+        text = text.replace(marker, new)
+    return replace(step, text=text, screen_slots=tuple(screen))
 
 
 def app_sequence(script: Sequence[ScriptStep]) -> list[str]:
     """Apps in the order the script works in them (home screens left out)."""
     order: list[str] = []
     for step in script:
-        if step.app and step.app not in HOME_APPS and (not order or order[-1] != step.app):
+        if step.app and not step.home and (not order or order[-1] != step.app):
             order.append(step.app)
     return order
+
+
+def segments(script: Sequence[ScriptStep]) -> list[list[ScriptStep]]:
+    """The script cut where it changes app; home-screen steps go with the app they open."""
+    parts: list[list[ScriptStep]] = []
+    pending: list[ScriptStep] = []
+    for step in script:
+        if step.home:
+            pending.append(step)
+            continue
+        if parts and parts[-1][-1].app == step.app and not pending:
+            parts[-1].append(step)
+        else:
+            parts.append([*pending, step])
+        pending = []
+    if pending and parts:
+        parts[-1].extend(pending)
+    return parts
 
 
 def app_aliases(edges: Sequence[Edge], nodes: Mapping[int, Node]) -> dict[str, str]:
     """Name → app, from the app names themselves and the launcher labels tapped to open them."""
     aliases: dict[str, str] = {}
     for node in nodes.values():
-        if node.app and node.app not in HOME_APPS:
+        if node.app and not is_home(node.app):
             aliases.setdefault(node.app.lower(), node.app)
     for edge in edges:
         source, target = nodes.get(edge.source), nodes.get(edge.target)
-        if source is None or target is None or (source.app or "") not in HOME_APPS:
+        if source is None or target is None or not is_home(source.app):
             continue
         label = edge.actions[-1].target_label.strip().lower()
-        if label and target.app and target.app not in HOME_APPS:
+        if label and target.app and not is_home(target.app):
             aliases.setdefault(label, target.app)
     return aliases
-
-
-def apps_in_instruction(instruction: str, aliases: Mapping[str, str]) -> list[str]:
-    """Apps an instruction names, in the order it names them."""
-    text = instruction.lower()
-    found: list[tuple[int, str]] = []
-    for alias, app in aliases.items():
-        stem = alias[:-1] if alias.endswith("s") and len(alias) > 4 else alias
-        match = re.search(rf"(?<!\w){re.escape(stem)}s?(?!\w)", text)
-        if match:
-            found.append((match.start(), app))
-    ordered: list[str] = []
-    for _, app in sorted(found):
-        if app not in ordered:
-            ordered.append(app)
-    return ordered
-
-
-def stitch(
-    wanted_apps: Sequence[str],
-    candidates: Sequence[RetrievedTrace],
-    scripts: Mapping[str, list[ScriptStep]],
-) -> tuple[list[ScriptStep], list[str]]:
-    """One segment per wanted app, each from the best candidate trace that works in it.
-
-    A candidate where the app stands at the same position (first, middle, last) as in the new
-    task is preferred: the weather segment of "weather then note" ends by reading the forecast,
-    the one of "note then weather" may not.
-    """
-    plan: list[ScriptStep] = []
-    used: list[str] = []
-    for position, app in enumerate(wanted_apps):
-        best = _best_segment(app, position, len(wanted_apps), candidates, scripts)
-        if best is None:
-            continue
-        trace_id, segment = best
-        used.append(trace_id)
-        plan.extend(_renumber(segment, position))
-    return plan, used
-
-
-def _best_segment(
-    app: str,
-    position: int,
-    total: int,
-    candidates: Sequence[RetrievedTrace],
-    scripts: Mapping[str, list[ScriptStep]],
-) -> tuple[str, list[ScriptStep]] | None:
-    ranked: list[tuple[tuple[int, float], str, list[ScriptStep]]] = []
-    for item in candidates:
-        script = scripts[item.trace.episode_id]
-        order = app_sequence(script)
-        if app not in order:
-            continue
-        where = order.index(app)
-        same_role = _role(where, len(order)) == _role(position, total)
-        segment = [s for s in script if s.app == app]
-        ranked.append(((int(same_role), item.score), item.trace.episode_id, segment))
-    if not ranked:
-        return None
-    _, trace_id, segment = max(ranked, key=lambda r: r[0])
-    return trace_id, segment
-
-
-def _role(index: int, length: int) -> str:
-    if length == 1:
-        return "only"
-    return "first" if index == 0 else "last" if index == length - 1 else "middle"
-
-
-def _renumber(steps: list[ScriptStep], segment: int) -> list[ScriptStep]:
-    from dataclasses import replace
-
-    return [replace(s, segment=segment) for s in steps]

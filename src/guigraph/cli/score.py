@@ -51,11 +51,11 @@ def score(
         records = read_steps(steps_file)
         scored = score_records(records, mode, source=str(steps_file))  # type: ignore[arg-type]
         summary = summarize(scored, aggregate, mode)  # type: ignore[arg-type]
+        if verdicts is not None:
+            write_verdicts(verdicts, scored)
     except (GuigraphError, OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    if verdicts is not None:
-        write_verdicts(verdicts, scored)
     if as_json:
         typer.echo(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -67,9 +67,13 @@ def _print_table(summary: Summary, source: Path) -> None:
     from rich.table import Table
 
     console = Console(soft_wrap=True)
-    table = Table(title=f"GUIOdyssey scores of {source} ({summary.mode} matching)")
-    for column in ("category", "AMS", "SR", "steps", "episodes", "successes", "incomplete"):
-        table.add_column(column, justify="left" if column == "category" else "right")
+    table = Table(
+        title=f"GUIOdyssey scores of {source}\n{summary.mode} matching, {summary.aggregate}",
+        caption="episodes: judged by SR; ok: all steps right; incompl.: steps missing",
+    )
+    table.add_column("category", no_wrap=True)
+    for column in ("AMS", "SR", "steps", "episodes", "ok", "incompl."):
+        table.add_column(column, justify="right")
     for name, group in summary.per_category.items():
         table.add_row(
             name,
@@ -82,7 +86,7 @@ def _print_table(summary: Summary, source: Path) -> None:
         )
     table.add_section()
     table.add_row(
-        f"overall ({summary.aggregate})",
+        "overall",
         f"{summary.ams:.2f}",
         f"{summary.sr:.2f}",
         str(summary.steps),

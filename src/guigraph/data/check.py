@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from guigraph.data.episode_json import parse_episode
 from guigraph.data.fields import FieldReader, Problem
 from guigraph.data.odyssey import (
     ANNOTATIONS,
@@ -19,7 +20,6 @@ from guigraph.data.odyssey import (
     SPLIT_PARTS,
     SPLITS,
     load_json,
-    parse_episode,
     read_split,
 )
 from guigraph.geometry import NORM_MAX
@@ -89,7 +89,7 @@ def _check_screenshot(
 ) -> None:
     name = step.get("screenshot")
     if isinstance(name, str) and not (screenshots / name).is_file():
-        reader.fail(f"{here}.screenshot", f"an image at {screenshots / name}", "nothing")
+        reader.fail(f"{here}.screenshot", f"the file {screenshots.name}/{name}, not found")
 
 
 def _check_split(path: Path, episode_ids: set[str]) -> list[Problem]:

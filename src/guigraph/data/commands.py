@@ -181,8 +181,9 @@ def raw_to_action(action: str, info: object, *, where: str = "") -> Action:
         return Action(kind, point=points[0])
     if action == "SCROLL":
         points = _raw_points(info)
-        if points is None or len(points) != 2:
+        if points is None or len(points) < 2:
             raise DatasetError(place, "info", "SCROLL info [[x1, y1], [x2, y2]]", info)
+        # Like the official decode_action, the first two points are start and end.
         return Action.swipe(points[0], points[1])
     if action in ("TEXT", "TYPE"):  # the docs say TYPE, the data says TEXT
         if not isinstance(info, str):

@@ -29,7 +29,7 @@ from guigraph.graph.matcher import (
 from guigraph.graph.records import ActionTemplate, Slot, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
 from guigraph.graph.templates import action_template
-from guigraph.types import Episode
+from guigraph.types import Episode, Observation
 
 logger = logging.getLogger(__name__)
 
@@ -156,18 +156,10 @@ class GraphBuilder:
     def _views(self, episode: Episode) -> list[ScreenView]:
         views = []
         for step in episode.steps:
-            obs = step.observation
-            if not obs.has_screenshot:
-                raise EpisodeSkipped(
-                    f"episode {episode.episode_id} step {step.index}: no screenshot"
-                )
-            if obs.screenshot_path is not None and not obs.screenshot_path.is_file():
-                raise EpisodeSkipped(
-                    f"episode {episode.episode_id} step {step.index}: screenshot "
-                    f"{obs.screenshot_path} is missing"
-                )
-            view = ScreenView(obs, step.description, self.use_ui)
-            views.append(view)
+            problem = _screenshot_problem(step.observation)
+            if problem:
+                raise EpisodeSkipped(f"episode {episode.episode_id} step {step.index}: {problem}")
+            views.append(ScreenView(step.observation, step.description, self.use_ui))
         return views
 
     def _node_for(
@@ -283,6 +275,30 @@ class GraphBuilder:
                     )
                 )
         conn.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?)", rows)
+
+
+#: What image files start with; a screenshot is decoded only when pixels are needed, so its
+#: header is checked up front (a cheap read) to refuse a broken episode before writing it.
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
+
+
+def _screenshot_problem(observation: Observation) -> str | None:
+    if observation.screenshot is not None:
+        head = observation.screenshot[:8]
+        where = "in-memory screenshot"
+    elif observation.screenshot_path is not None:
+        path = observation.screenshot_path
+        try:
+            with open(path, "rb") as file:
+                head = file.read(8)
+        except OSError:
+            return f"screenshot {path} is missing"
+        where = f"screenshot {path}"
+    else:
+        return "no screenshot"
+    if not head.startswith(_IMAGE_MAGIC):
+        return f"{where} is not a readable PNG (or JPEG) image"
+    return None
 
 
 def _in_page_runs(judgements: list[Judgement], n_steps: int) -> list[list[int]]:

@@ -45,16 +45,24 @@ _IN_PAGE_ACTIONS = {ActionType.TYPE, ActionType.SCROLL, ActionType.WAIT}
 @dataclass(frozen=True, slots=True)
 class RuleJudgeSettings:
     #: Jaccard similarity of UI structure below which the page changed.
-    ui_jump_below: float = 0.5
-    #: Share of thumbnail cells of the upper screen that changed, above which the page changed
-    #: (no UI tree). The upper screen, because a keyboard or a bottom sheet covers the rest.
-    upper_changed_above: float = 0.25
-    #: A cell changed when its gray level moved by more than this (0..1).
-    cell_change: float = 0.06
+    ui_jump_below: float = 0.6
+    #: Without a UI tree, the page changed when more than this share of the cells of the
+    #: title band changed (titles and app bars change exactly when the page does) ...
+    title_changed_above: float = 0.025
+    #: ... or more than this share of the upper screen (a keyboard or a bottom sheet covers
+    #: the lower part without leaving the page).
+    upper_changed_above: float = 0.15
+    #: A thumbnail cell changed when its gray level moved by more than this (0..1).
+    cell_change: float = 0.03
     #: Mean absolute change of the whole screen below which nothing happened.
-    unchanged_below: float = 0.004
-    #: Thumbnail rows (of 32) of the upper screen; rows 0-1 are the status bar (clock, battery).
-    upper_rows: tuple[int, int] = (2, 19)
+    unchanged_below: float = 0.002
+    #: The title band in dp below the top of the screen: under the status bar (24 dp, clock
+    #: and battery) and inside the app bar (about 56 dp). A dp is estimated from the screen's
+    #: short side, which is about ``short_side_dp`` dp on phones and tablets alike.
+    title_band_dp: tuple[float, float] = (30.0, 70.0)
+    short_side_dp: float = 420.0
+    #: Thumbnail rows (of 64) of the upper screen, above where keyboards appear.
+    upper_rows: tuple[int, int] = (4, 38)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,8 +70,9 @@ class RuleJudgeSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleJudgeSettings:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        if "upper_rows" in known:
-            known["upper_rows"] = tuple(known["upper_rows"])
+        for name in ("title_band_dp", "upper_rows"):
+            if name in known:
+                known[name] = tuple(known[name])
         return cls(**known)
 
 
@@ -96,14 +105,34 @@ class RuleJudge:
         return Judgement(verdict, f"UI structure similarity {similarity:.2f}")
 
     def _by_pixels(self, before: ScreenView, after: ScreenView) -> Judgement:
-        import numpy as np
-
-        top, bottom = self.settings.upper_rows
-        delta = np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom])
-        changed = float((delta > self.settings.cell_change).mean())
-        jumped = changed > self.settings.upper_changed_above
+        settings = self.settings
+        title = _changed_share(before, after, self._title_rows(before), settings.cell_change)
+        upper = _changed_share(before, after, settings.upper_rows, settings.cell_change)
+        jumped = title > settings.title_changed_above or upper > settings.upper_changed_above
         verdict = Verdict.JUMP if jumped else Verdict.IN_PAGE
-        return Judgement(verdict, f"upper screen changed {changed:.2f}")
+        return Judgement(verdict, f"title band changed {title:.3f}, upper screen {upper:.3f}")
+
+    def _title_rows(self, view: ScreenView) -> tuple[int, int]:
+        import math
+
+        from guigraph.graph.screen import THUMB_SIZE
+
+        screen = view.observation.screen
+        dp = min(screen.width, screen.height) / self.settings.short_side_dp
+        rows_per_px = THUMB_SIZE[1] / screen.height
+        top, bottom = self.settings.title_band_dp
+        first = math.floor(top * dp * rows_per_px)
+        return first, max(first + 1, math.ceil(bottom * dp * rows_per_px))
+
+
+def _changed_share(
+    before: ScreenView, after: ScreenView, rows: tuple[int, int], threshold: float
+) -> float:
+    import numpy as np
+
+    top, bottom = rows
+    delta = np.abs(before.thumbnail()[top:bottom] - after.thumbnail()[top:bottom])
+    return float((delta > threshold).mean())
 
 
 def _by_action_type(action: Action) -> Judgement | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -27,23 +27,49 @@ TOP_K = 4
 
 @dataclass(frozen=True)
 class StateDescriptor:
+    """A screen's text vector, and its visual vector given or computed from ``view`` on demand.
+
+    ``from_ui`` says the text is the UI structure: then it identifies the screen on its own,
+    ranking uses it alone and the screenshot is decoded only when the text is not conclusive.
+    """
+
     text: str
     text_vector: np.ndarray  # unit length, or zeros when the screen has no text
-    visual_vector: np.ndarray  # unit length
-    app: str | None
+    visual: np.ndarray | None = None  # unit length; None: computed from ``view`` when asked
+    app: str | None = None
+    view: ScreenView | None = None
+    from_ui: bool = False
 
     @property
     def has_text(self) -> bool:
         return bool(self.text)
 
+    @property
+    def visual_vector(self) -> np.ndarray:
+        if self.visual is not None:
+            return self.visual
+        if self.view is None:
+            raise ValueError("a state descriptor needs a visual vector or a view to compute it")
+        return self.view.visual_vector()
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def ranks_by_text(self) -> bool:
+        return self.from_ui and self.has_text
+
+
+@dataclass(frozen=True)
 class Candidate:
     node_id: int
-    score: float  # the weighted similarity FAISS ranked by
+    score: float  # the similarity FAISS ranked by (text cosine, or the weighted sum)
     text_similarity: float | None  # None when either side has no text
-    visual_similarity: float
     app: str | None
+    stored_visual: np.ndarray = field(repr=False, compare=False)
+    query: StateDescriptor = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def visual_similarity(self) -> float:
+        """Computed when first asked: it may need the query's screenshot decoded."""
+        return float(self.stored_visual @ self.query.visual_vector)
 
 
 @runtime_checkable
@@ -58,7 +84,9 @@ class StateVerifier(Protocol):
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     text_threshold: float = 0.8
-    visual_threshold: float = 0.75
+    #: UI structure at least this similar is the same screen without looking at pixels.
+    text_sure: float = 0.95
+    visual_threshold: float = 0.5
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so
@@ -88,11 +116,12 @@ class DualThresholdVerifier:
     def accepts(self, query: ScreenView, descriptor: StateDescriptor, candidate: Candidate) -> bool:
         if descriptor.app and candidate.app and descriptor.app != candidate.app:
             return False
-        if (
-            candidate.text_similarity is not None
-            and candidate.text_similarity < self.settings.text_threshold
-        ):
-            return False
+        text = candidate.text_similarity
+        if text is not None:
+            if text < self.settings.text_threshold:
+                return False
+            if descriptor.from_ui and text >= self.settings.text_sure:
+                return True
         return candidate.visual_similarity >= self.settings.visual_threshold
 
 
@@ -115,7 +144,7 @@ def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescrip
     if prose:
         text_vectors[prose] = encoder.encode([texts[i] for i in prose])
     return [
-        StateDescriptor(text, text_vectors[i], view.visual_vector(), view.app)
+        StateDescriptor(text, text_vectors[i], None, view.app, view, from_ui=view.has_ui)
         for i, (text, view) in enumerate(zip(texts, views, strict=True))
     ]
 
@@ -165,11 +194,13 @@ class StateIndex:
     def __len__(self) -> int:
         return int(self.index.ntotal)
 
-    def combine(self, descriptor: StateDescriptor) -> np.ndarray:
+    def combine(self, descriptor: StateDescriptor, visual: bool = True) -> np.ndarray:
+        """The index vector; ``visual=False`` zeroes the visual part (rank by text alone)."""
         import numpy as np
 
         a, b = math.sqrt(self.text_weight), math.sqrt(1.0 - self.text_weight)
-        joined = np.concatenate([descriptor.text_vector * a, descriptor.visual_vector * b])
+        seen = descriptor.visual_vector if visual else np.zeros(VISUAL_DIM, dtype=np.float32)
+        joined = np.concatenate([descriptor.text_vector * a, seen * b])
         return joined.astype(np.float32).reshape(1, -1)
 
     def add(self, node_id: int, descriptor: StateDescriptor) -> np.ndarray:
@@ -191,8 +222,11 @@ class StateIndex:
         """The best exemplar of each of (up to) ``k`` nodes, best first."""
         if len(self) == 0:
             return []
-        query = self.combine(descriptor)
+        by_text = descriptor.ranks_by_text
+        query = self.combine(descriptor, visual=not by_text)
         scores, ids = self.index.search(query, min(len(self), k * 2))
+        if by_text:
+            scores = scores / self.text_weight  # back to a cosine
         best: dict[int, Candidate] = {}
         for score, exemplar in zip(scores[0], ids[0], strict=True):
             if exemplar < 0:
@@ -200,14 +234,12 @@ class StateIndex:
             node = self.node_ids[exemplar]
             if node in best:
                 continue
-            best[node] = self._candidate(int(exemplar), float(score), descriptor, query)
+            best[node] = self._candidate(int(exemplar), float(score), descriptor)
             if len(best) == k:
                 break
         return sorted(best.values(), key=lambda c: -c.score)
 
-    def _candidate(
-        self, exemplar: int, score: float, descriptor: StateDescriptor, query: np.ndarray
-    ) -> Candidate:
+    def _candidate(self, exemplar: int, score: float, descriptor: StateDescriptor) -> Candidate:
         stored = self.index.reconstruct(exemplar)
         a, b = math.sqrt(self.text_weight), math.sqrt(1.0 - self.text_weight)
         text_part, visual_part = stored[: self.text_dim] / a, stored[self.text_dim :] / b
@@ -218,8 +250,9 @@ class StateIndex:
             node_id=self.node_ids[exemplar],
             score=score,
             text_similarity=text_similarity,
-            visual_similarity=float(visual_part @ descriptor.visual_vector),
             app=self.apps[exemplar],
+            stored_visual=visual_part,
+            query=descriptor,
         )
 
     def save(self, path: Path) -> None:

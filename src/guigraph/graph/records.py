@@ -33,9 +33,12 @@ class ActionTemplate:
     text: str | None = None  # typed text, with "{slot}" where it came from the instruction
     app: str | None = None
     hint: str = ""  # the recorded low-level instruction, when the data has one
-    #: Where a "{slot}" in ``text`` comes from: "instruction", or "screen:<resource id>" for a
-    #: value read off an earlier screen (replaying must read it again in the new world).
-    text_source: str = ""
+    #: Where each "{slot}" in ``text`` comes from: "instruction", or "screen:<resource id>" for
+    #: a value read off an earlier screen (replaying must read it again in the new world).
+    text_sources: tuple[tuple[str, str], ...] = ()
+
+    def source_of(self, slot: str) -> str:
+        return dict(self.text_sources).get(slot, "")
 
     def signature(self) -> str:
         """What makes two recorded actions the same step of a workflow (no coordinates)."""
@@ -47,7 +50,10 @@ class ActionTemplate:
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, "")}
+        out = {k: v for k, v in asdict(self).items() if v not in (None, "", ())}
+        if self.text_sources:
+            out["text_sources"] = dict(self.text_sources)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionTemplate:
@@ -62,7 +68,9 @@ class ActionTemplate:
             text=data.get("text"),
             app=data.get("app"),
             hint=str(data.get("hint", "")),
-            text_source=str(data.get("text_source", "")),
+            text_sources=tuple(
+                (str(k), str(v)) for k, v in dict(data.get("text_sources", {})).items()
+            ),
         )
 
 

@@ -18,11 +18,12 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: Thumbnail grid (width, height) the judge compares; phones are about twice as tall as wide.
-THUMB_SIZE = (16, 32)
-#: The visual descriptor is the thumbnail averaged over 2x2 blocks: 8x16 = 128 numbers.
-VISUAL_DIM = (THUMB_SIZE[0] // 2) * (THUMB_SIZE[1] // 2)
+THUMB_SIZE = (32, 64)
+#: The visual descriptor pools the thumbnail's edge map over POOLxPOOL blocks: 8x16 = 128.
+POOL = 4
+VISUAL_DIM = (THUMB_SIZE[0] // POOL) * (THUMB_SIZE[1] // POOL)
 
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"-?\d+")
 
 
 @dataclass
@@ -32,6 +33,7 @@ class ScreenView:
     use_ui: bool = True
     _thumb: np.ndarray | None = field(default=None, repr=False)
     _tokens: frozenset[str] | None = field(default=None, repr=False)
+    _visual: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def elements(self) -> tuple[UIElement, ...] | None:
@@ -60,15 +62,24 @@ class ScreenView:
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
-        """Mean-centred, L2-normalised 2x2-pooled thumbnail: cosine compares layouts."""
+        """The layout as an edge map: pooled gradient magnitude, centred, unit length.
+
+        Edges, not gray levels, so that a screen in dark mode (inverted colours) still looks
+        like itself; cosine of two vectors compares where the boundaries of things are.
+        """
         import numpy as np
 
+        if self._visual is not None:
+            return self._visual
         thumb = self.thumbnail()
-        h, w = thumb.shape
-        pooled = thumb.reshape(h // 2, 2, w // 2, 2).mean(axis=(1, 3)).ravel()
+        edges = np.abs(np.diff(thumb, axis=1, append=thumb[:, -1:]))
+        edges += np.abs(np.diff(thumb, axis=0, append=thumb[-1:, :]))
+        h, w = edges.shape
+        pooled = edges.reshape(h // POOL, POOL, w // POOL, POOL).mean(axis=(1, 3)).ravel()
         centred = (pooled - pooled.mean()).astype(np.float32)
         norm = float(np.linalg.norm(centred))
-        return centred / norm if norm > 1e-6 else centred
+        self._visual = centred / norm if norm > 1e-6 else centred
+        return self._visual
 
     def structure_tokens(self) -> frozenset[str]:
         """The screen's skeleton: element ids or classes with their static labels.
@@ -91,7 +102,8 @@ class ScreenView:
 
 
 def _structure_token(element: UIElement) -> str:
-    """One word per element: ``role:resource-id``, else ``role:label``; digits masked."""
+    """One word per element: ``role:resource-id``, else ``role:label`` for something to tap
+    (a button's label is structure), else the role alone; digits masked."""
     role = element.class_name.rsplit(".", 1)[-1].lower()
     if element.resource_id:
         # Digits masked too: list rows are often "note_3", "note_4"... one structure.
@@ -99,6 +111,8 @@ def _structure_token(element: UIElement) -> str:
         return f"{role}:{_DIGITS.sub('#', name)}"
     if element.editable:
         return f"{role}:input"  # what is typed into a field is content, not structure
+    if not element.clickable:
+        return role  # unnamed text is content (an article, a song title), not structure
     label = _DIGITS.sub("#", (element.text or element.content_desc).strip().lower())
     return f"{role}:{'_'.join(label.split())}"
 
@@ -107,8 +121,10 @@ def _thumbnail(observation: Observation) -> np.ndarray:
     import numpy as np
     from PIL import Image
 
-    with observation.image() as image:
-        gray = image.convert("L")
-        # BOX averages every source pixel, and reducing_gap pre-shrinks big screenshots fast.
-        small = gray.resize(THUMB_SIZE, Image.Resampling.BOX, reducing_gap=2.0)
+    with observation.image() as opened:
+        # Palette and other modes would resize with nearest-neighbour: make them plain first.
+        image = opened if opened.mode in ("RGB", "RGBA", "L") else opened.convert("RGB")
+        # Shrink first, then drop colour: converting a full screenshot costs more than this.
+        # BOX averages every source pixel; reducing_gap pre-shrinks big screenshots fast.
+        small = image.resize(THUMB_SIZE, Image.Resampling.BOX, reducing_gap=2.0).convert("L")
     return np.asarray(small, dtype=np.float32) / 255.0

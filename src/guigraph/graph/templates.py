@@ -8,6 +8,7 @@ recorded for "Paris" can be replayed for "Rome".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from guigraph.graph.records import ActionTemplate, Slot
@@ -40,19 +41,60 @@ def from_instruction(text: str, instruction: str) -> bool:
     return len(typed) >= 3 and fuzz.partial_ratio(typed, said) >= SLOT_MATCH_RATIO
 
 
-def screen_source(text: str, earlier: Sequence[Step]) -> str | None:
-    """``screen:<resource id>`` of the latest earlier element that showed exactly ``text``.
-
-    Typed text that was read off a screen (a temperature carried into a note) is a value of
-    the world, not of the instruction: replaying the trace must read it again, from the
-    element with the same id, in the new world.
-    """
-    wanted = text.strip().lower()
+def screen_texts(earlier: Sequence[Step]) -> dict[str, str]:
+    """Text -> resource id of every identified element seen earlier, the latest sighting first."""
+    seen: dict[str, str] = {}
     for step in reversed(earlier):
         for element in step.observation.elements or ():
-            if element.resource_id and element.text.strip().lower() == wanted:
-                return f"screen:{element.resource_id}"
-    return None
+            text = element.text.strip()
+            if element.resource_id and len(text) >= 2:
+                seen.setdefault(text.lower(), element.resource_id)
+    return seen
+
+
+def split_typed_text(
+    text: str, instruction: str, earlier: Sequence[Step], use_ui: bool
+) -> list[tuple[str, str]]:
+    """The typed text as pieces ``(piece, source)``; source "" for literal text.
+
+    Typed text may be the instruction's value ("Paris"), a value read off an earlier screen
+    (a temperature carried into a note: the world's, not the instruction's, so replaying must
+    read it again from the element with the same id), or both ("Paris 32°C").
+    """
+    if from_instruction(text, instruction):
+        return [(text, "instruction")]
+    seen = screen_texts(earlier) if use_ui else {}
+    if text.strip().lower() in seen:
+        return [(text, f"screen:{seen[text.strip().lower()]}")]
+    pieces: list[tuple[str, str]] = [(text, "")]
+    for shown in sorted(seen, key=len, reverse=True):
+        if shown in instruction.lower():
+            continue
+        pieces = [part for piece in pieces for part in _cut(piece, shown, f"screen:{seen[shown]}")]
+    if not any(source for _, source in pieces):
+        return [(text, "")]
+    return [
+        (piece, "instruction" if not source and _said(piece, instruction) else source)
+        for piece, source in pieces
+    ]
+
+
+def _cut(piece: tuple[str, str], shown: str, source: str) -> list[tuple[str, str]]:
+    text, current = piece
+    if current:
+        return [piece]
+    match = re.search(rf"(?<!\w){re.escape(shown)}(?!\w)", text, re.IGNORECASE)
+    if match is None:
+        return [piece]
+    before, after = text[: match.start()], text[match.end() :]
+    out = [(before, "")] if before else []
+    out.append((match.group(0), source))
+    return out + _cut((after, ""), shown, source) if after else out
+
+
+def _said(piece: str, instruction: str) -> bool:
+    core = piece.strip(" ,.;:-")
+    return len(core) >= 2 and core.lower() in instruction.lower()
 
 
 def action_template(
@@ -70,16 +112,19 @@ def action_template(
     elements = step.observation.elements if use_ui else None
     element = target_element(elements, action)
     text = action.text
-    text_source = ""
+    sources: list[tuple[str, str]] = []
     if action.type is ActionType.TYPE and text:
-        source = "instruction" if from_instruction(text, instruction) else None
-        if source is None and use_ui:
-            source = screen_source(text, earlier)
-        if source is not None:
-            slot = Slot(name=f"text{len(slots) + 1}", example=text, source=source)
+        parts = []
+        for piece, source in split_typed_text(text, instruction, earlier, use_ui):
+            if not source:
+                parts.append(piece)
+                continue
+            core = piece.strip(" ,.;:-") if source == "instruction" else piece
+            slot = Slot(name=f"text{len(slots) + 1}", example=core, source=source)
             slots.append(slot)
-            text = "{" + slot.name + "}"
-            text_source = source
+            sources.append((slot.name, source))
+            parts.append(piece.replace(core, "{" + slot.name + "}", 1))
+        text = "".join(parts)
     return ActionTemplate(
         type=action.type.value,
         target_label=element.label if element else "",
@@ -90,5 +135,5 @@ def action_template(
         text=text,
         app=action.app,
         hint=step.low_level_instruction,
-        text_source=text_source,
+        text_sources=tuple(sources),
     )

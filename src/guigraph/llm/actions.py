@@ -140,7 +140,9 @@ def parse_action(
     reader = _Reader(coords, screen, sent)
     try:
         return _parse(text, reader)
-    except ActionError as exc:
+    except ResponseParseError:
+        raise
+    except (ActionError, ValueError, TypeError) as exc:  # ActionError: a ValueError too
         raise ResponseParseError(f"the reply's action is malformed: {exc}", text) from exc
 
 

@@ -74,7 +74,9 @@ def _text_probe(client: ChatClient) -> ProbeResult:
         return ProbeResult("text", ok=False, detail=_explain(client, exc))
     try:
         value = result.json()
-        parsed, detail = isinstance(value, dict) and value.get("ok") is True, f"JSON {value}"
+        followed = isinstance(value, dict) and value.get("ok") is True
+        parsed = True
+        detail = f"JSON {value}" + ("" if followed else ' (not the {"ok": true} asked for)')
     except ResponseParseError as exc:
         parsed, detail = False, str(exc)
     return ProbeResult(

@@ -95,6 +95,7 @@ class ChatClient:
         self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]
         self._async_clients = weakref.WeakKeyDictionary()
         self._client_lock = threading.Lock()
+        self._retry = retry.RetryPolicy(self.config, self._describe())
 
     def __repr__(self) -> str:
         return f"ChatClient(model={self.config.model!r}, base_url={self.config.base_url!r})"
@@ -115,12 +116,14 @@ class ChatClient:
         started = time.perf_counter()
         attempts = 0
         try:
-            for attempt in retry.sync_retrying(self.config, self._describe()):
+            for attempt in self._retry.sync():
                 with attempt:
                     attempts += 1
                     with self.limit.slot():
                         reply = self._call_sync(prepared.params)
         except Exception as exc:
+            if not retry.is_model_failure(exc):
+                raise  # a bug of ours, not the server's: let it show as itself
             raise retry.as_model_error(exc, self.config, attempts) from exc
         return self._finish(prepared, reply, started, attempts, tags)
 
@@ -138,12 +141,14 @@ class ChatClient:
         started = time.perf_counter()
         attempts = 0
         try:
-            async for attempt in retry.async_retrying(self.config, self._describe()):
+            async for attempt in self._retry.asynchronous():
                 with attempt:
                     attempts += 1
                     async with self.limit.slot_async():
                         reply = await self._call_async(prepared.params)
         except Exception as exc:
+            if not retry.is_model_failure(exc):
+                raise  # a bug of ours, not the server's: let it show as itself
             raise retry.as_model_error(exc, self.config, attempts) from exc
         return self._finish(prepared, reply, started, attempts, tags)
 

@@ -72,9 +72,13 @@ class ConcurrencyLimit:
                     waiter.set()
                     return
                 loop, future = waiter
-                if not loop.is_closed():
+                if loop.is_closed():
+                    continue
+                if _running_loop() is loop:  # same thread: no need to wake it through a pipe
+                    loop.call_soon(_hand_over, future, self)
+                else:
                     loop.call_soon_threadsafe(_hand_over, future, self)
-                    return
+                return
             if self._in_use <= 0:
                 raise RuntimeError("release() without acquire()")
             self._in_use -= 1
@@ -94,6 +98,13 @@ class ConcurrencyLimit:
             yield
         finally:
             self.release()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _hand_over(future: asyncio.Future[None], limit: ConcurrencyLimit) -> None:

@@ -38,6 +38,11 @@ class ChatMessage:
     def __post_init__(self) -> None:
         if self.role not in ("system", "user", "assistant"):
             raise ValueError(f"message role must be system, user or assistant, got {self.role!r}")
+        for part in self.parts:
+            if not isinstance(part, str | ImagePart):
+                raise TypeError(
+                    f"message parts are text or ImagePart (PNG bytes), got {type(part).__name__}"
+                )
 
     @property
     def images(self) -> tuple[ImagePart, ...]:

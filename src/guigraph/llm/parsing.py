@@ -22,6 +22,7 @@ _THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n?(.*?)(?:```|\Z)", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(</tool_call>|\Z)", re.DOTALL | re.IGNORECASE)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_MAX_LITERAL_TRIES = 8
 
 
 def strip_thinking(text: str) -> str:
@@ -94,7 +95,7 @@ def _loads(candidate: str) -> Any:
     for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
         try:
             return json.loads(attempt)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             pass
     return _literal(candidate)
 
@@ -111,12 +112,16 @@ def _literal(candidate: str) -> Any:
 def _scan(text: str) -> Any:
     """The first decodable object or array starting at any brace, ignoring what follows."""
     decoder = json.JSONDecoder()
+    literal_tries = _MAX_LITERAL_TRIES  # each costs a pass over the text: bound the total
     for start, char in enumerate(text):
         if char not in "{[":
             continue
         try:
             value, _ = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
+            if literal_tries == 0:
+                continue
+            literal_tries -= 1
             value = _balanced_literal(text, start)
             if value is _NOTHING:
                 continue

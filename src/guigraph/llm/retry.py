@@ -38,6 +38,13 @@ def is_transient(exc: BaseException) -> bool:
     return isinstance(exc, ValueError) and type(exc).__name__ == "JSONDecodeError"
 
 
+def is_model_failure(exc: BaseException) -> bool:
+    """Failures of the server or the connection (as opposed to bugs in the caller)."""
+    import openai
+
+    return isinstance(exc, openai.OpenAIError) or is_transient(exc)
+
+
 def _retry_after(exc: BaseException | None) -> float:
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
@@ -77,25 +84,28 @@ def _log_retry(what: str):
     return before_sleep
 
 
-def _policy(config: ModelConfig, what: str) -> dict[str, Any]:
-    tenacity = require("tenacity", "llm")
-    return {
-        "stop": tenacity.stop_after_attempt(config.max_attempts),
-        "wait": _Wait(config),
-        "retry": tenacity.retry_if_exception(is_transient),
-        "before_sleep": _log_retry(what),
-        "reraise": True,
-    }
+class RetryPolicy:
+    """The retry settings of one client, built once; each call gets a fresh iterator."""
 
+    def __init__(self, config: ModelConfig, what: str):
+        tenacity = require("tenacity", "llm")
+        self._tenacity = tenacity
+        # Stop, wait and retry objects hold no per-call state, so calls can share them.
+        self._kwargs: dict[str, Any] = {
+            "stop": tenacity.stop_after_attempt(config.max_attempts),
+            "wait": _Wait(config),
+            "retry": tenacity.retry_if_exception(is_transient),
+            "before_sleep": _log_retry(what),
+            "reraise": True,
+        }
 
-def sync_retrying(config: ModelConfig, what: str) -> Retrying:
-    retrying: Retrying = require("tenacity", "llm").Retrying(**_policy(config, what))
-    return retrying
+    def sync(self) -> Retrying:
+        retrying: Retrying = self._tenacity.Retrying(**self._kwargs)
+        return retrying
 
-
-def async_retrying(config: ModelConfig, what: str) -> AsyncRetrying:
-    retrying: AsyncRetrying = require("tenacity", "llm").AsyncRetrying(**_policy(config, what))
-    return retrying
+    def asynchronous(self) -> AsyncRetrying:
+        retrying: AsyncRetrying = self._tenacity.AsyncRetrying(**self._kwargs)
+        return retrying
 
 
 def _describe_error(exc: BaseException | None) -> str:

@@ -58,8 +58,8 @@ def action_phrase(template: ActionTemplate, slot_values: dict[str, str] | None =
     target = f" {template.target_label!r}" if template.target_label else ""
     if template.type == "type":
         text = template.text or ""
-        for name, value in (slot_values or {}).items():
-            text = text.replace("{" + name + "}", value)
+        for key, value in (slot_values or {}).items():
+            text = text.replace("{" + key.rsplit(":", 1)[-1] + "}", value)
         return f"type {text!r}"
     if template.type == "scroll":
         return f"swipe {template.direction}"
@@ -75,17 +75,19 @@ def edge_phrase(edge: Edge, slot_values: dict[str, str] | None = None) -> str:
     return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
 
 
-def fill_trace_slots(
-    trace: Trace, edges: dict[int, Edge], instruction: str
-) -> tuple[dict[str, str], tuple[str, ...]]:
+def fill_trace_slots(trace: Trace, instruction: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The new task's value for each slot the trace typed ("<edge_id>:<slot>" keys).
+
+    A slot read off a screen is left out: it is filled from focus memory while acting. A slot
+    with no value found in the new instruction keeps the trace's own value and is reported.
+    """
     values: dict[str, str] = {}
     missing: list[str] = []
-    for edge_id in trace.edge_path:
-        for slot in edges[edge_id].slots:
-            value = fill_slot(slot.example, trace.instruction, instruction)
-            if value is None:
-                missing.append(slot.name)
-            values.setdefault(slot.name, value if value is not None else slot.example)
+    for key, typed in trace.values.items():
+        value = fill_slot(typed, trace.instruction, instruction)
+        if value is None:
+            missing.append(key)
+        values[key] = value if value is not None else typed
     return values, tuple(missing)
 
 
@@ -95,7 +97,7 @@ def retrieve(kb: KnowledgeBase, instruction: str, k: int = 4, token_budget: int 
     all_nodes = {node.node_id: node for node in kb.nodes()}
     retrieved = []
     for trace, score in kb.search_traces(instruction, k):
-        values, missing = fill_trace_slots(trace, all_edges, instruction)
+        values, missing = fill_trace_slots(trace, instruction)
         retrieved.append(RetrievedTrace(trace, score, values, missing))
     node_ids, edge_ids = _subgraph(retrieved, all_edges)
     nodes = {n: all_nodes[n] for n in node_ids if n in all_nodes}
@@ -150,9 +152,10 @@ def _linearize(
 
 def _triplet(edge: Edge, nodes: dict[int, Node], values: dict[str, str] | None) -> str:
     source, target = nodes.get(edge.source), nodes.get(edge.target)
+    mine = {k: v for k, v in (values or {}).items() if k.startswith(f"{edge.edge_id}:")}
     left = node_label(source) if source else f"#{edge.source}"
     right = node_label(target) if target else f"#{edge.target}"
-    return f"({left}) -[{edge_phrase(edge, values)}]-> ({right})"
+    return f"({left}) -[{edge_phrase(edge, mine)}]-> ({right})"
 
 
 def _fit(lines: list[str], token_budget: int) -> tuple[str, int, bool]:

@@ -10,7 +10,7 @@ new instruction, then quoted text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 
 _WORD = re.compile(r"[\w°$€£%.:'’-]+")
@@ -32,27 +32,58 @@ def _span(tokens: list[str], value: list[str]) -> tuple[int, int] | None:
 
 
 def align_value(example: str, old_instruction: str, new_instruction: str) -> str | None:
-    """The words of ``new_instruction`` standing where ``example`` stood in the old one."""
+    """The words of ``new_instruction`` standing where ``example`` stood in the old one.
+
+    The value's first and last word positions are carried through the word alignment; at
+    least one unchanged word must touch the value (an anchor such as "weather in"), so two
+    unrelated sentences do not yield a value.
+    """
     old, new, value = words(old_instruction), words(new_instruction), words(example)
     span = _span(old, value) if value else None
     if span is None:
         return None
-    if _span(new, value) is not None and words(old_instruction) == words(new_instruction):
-        return example
     matcher = SequenceMatcher(
         a=[w.lower() for w in old], b=[w.lower() for w in new], autojunk=False
     )
+    opcodes = matcher.get_opcodes()
     start, end = span
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal" and i1 <= start and end <= i2:
-            return " ".join(new[j1 + start - i1 : j1 + end - i1])  # same value in both
-        if tag == "replace" and i1 <= start and end <= i2:
-            if i2 - i1 == j2 - j1:  # word for word: the value's own positions
-                return " ".join(new[j1 + start - i1 : j1 + end - i1])
-            if j2 - j1 <= len(value) + 1:  # a value of another length, a word of slack at most
-                return " ".join(new[j1:j2])
-            return None  # the phrasing changed around the value: no confident alignment
-    return None
+    if not _anchored(opcodes, start, end):
+        return None
+    new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    if new_start >= new_end or new_end - new_start > len(value) + 2:
+        return None
+    return " ".join(new[new_start:new_end])
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+ANCHOR_DISTANCE = 2
+
+
+def _anchored(opcodes: Sequence[Opcode], start: int, end: int) -> bool:
+    """An unchanged word lies within two words of the value (or inside it)."""
+    return any(
+        tag == "equal" and i2 > start - ANCHOR_DISTANCE - 1 and i1 < end + ANCHOR_DISTANCE + 1
+        for tag, i1, i2, _, _ in opcodes
+    )
+
+
+def _map_index(opcodes: Sequence[Opcode], index: int, is_end: bool) -> int:
+    """Where a word boundary of the old instruction falls in the new one."""
+    for tag, i1, i2, j1, j2 in opcodes:
+        inside = i1 < index <= i2 if is_end else i1 <= index < i2
+        if not inside:
+            continue
+        if tag == "equal" or (i2 - i1 == j2 - j1):
+            return j1 + (index - i1)
+        if tag == "delete":
+            return j1
+        if index in (i1, i2):
+            return j1 if index == i1 else j2
+        # Strictly inside a block that changed length: place the boundary proportionally.
+        return j1 + round((index - i1) * (j2 - j1) / (i2 - i1))
+    return opcodes[-1][4] if opcodes else 0
 
 
 def fill_slot(

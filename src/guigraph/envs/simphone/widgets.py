@@ -61,7 +61,9 @@ class W:
 
     @property
     def clickable(self) -> bool:
-        return self.tap is not None or self.kind == "input"
+        # The keyboard's enter key has no handler of its own (the env submits the focused
+        # field), but a person can tap it, so the accessibility tree must say so.
+        return self.tap is not None or self.kind == "input" or self.key == "kb_enter"
 
 
 @dataclass

@@ -1,0 +1,84 @@
+"""The values a knowledge base has seen at each place of a workflow.
+
+A *site* is a graph state and an action kind (typing in the weather search box, tapping in the
+contact list). The values recorded there (cities typed, contacts tapped) let slot filling
+recognise a new task's value when the phrasing is too different to align word by word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from guigraph.graph.records import Edge, Trace
+
+Site = tuple[int, str]
+
+
+def type_site(node: int, field_label: str) -> Site:
+    """Typing happens in a field: the site is the state and the field tapped before it, so a
+    form's title, date and time each have their own values."""
+    return (node, f"type:{field_label.strip().lower()}")
+
+
+def label_in_instruction(label: str, instruction: str) -> bool:
+    """Whether the instruction names the label, as whole words ("title" is not in "titled")."""
+    text = label.strip().lower()
+    if len(text) < 2:
+        return False
+    return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", instruction.lower()) is not None
+
+
+class ValueIndex:
+    def __init__(self) -> None:
+        self.by_site: dict[Site, set[str]] = defaultdict(set)
+        #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
+        self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+
+    @classmethod
+    def build(cls, traces: Iterable[Trace], edges: dict[int, Edge]) -> ValueIndex:
+        index = cls()
+        for trace in traces:
+            index.add_trace(trace, edges)
+        return index
+
+    def add_trace(self, trace: Trace, edges: dict[int, Edge]) -> None:
+        steps = [
+            (trace.node_path[k], str(edge_id), template)
+            for k, edge_id in enumerate(trace.edge_path)
+            for template in edges[edge_id].actions
+        ]
+        steps += [(trace.node_path[-1], "tail", template) for template in trace.tail]
+        field = ""
+        for node, key, template in steps:
+            if template.type == "type":
+                for slot, source in template.text_sources:
+                    value = trace.values.get(f"{key}:{slot}")
+                    if value and source == "instruction":
+                        self.by_site[type_site(node, field)].add(value)
+            elif template.type in ("click", "long_press"):
+                field = template.target_label
+                named = label_in_instruction(template.target_label, trace.instruction)
+                counts = self.tapped[(node, template.target_label)]
+                counts[0] += int(named)
+                counts[1] += 1
+                if named:
+                    self.by_site[(node, "click")].add(template.target_label)
+
+    def known(self, site: Site) -> set[str]:
+        return self.by_site.get(site, set())
+
+    def is_value_label(self, node: int, label: str, instruction: str) -> bool:
+        """Whether a tapped label is the task's value ("Paris" in a list of cities) rather
+        than a control that an instruction happens to name ("save it in a note").
+
+        A control ("Save") is tapped whether or not the instruction says "save"; a value is
+        tapped only in runs that named it, and the state offers several such values.
+        """
+        if not label_in_instruction(label, instruction):
+            return False
+        named, total = self.tapped.get((node, label), [0, 0])
+        return named == total and len(self.by_site.get((node, "click"), set())) >= 2

@@ -1,0 +1,65 @@
+"""Graph RAG over a small built knowledge base (the graph tests' rendered world)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from guigraph.graph.build import GraphBuilder
+from guigraph.graph.kb import KnowledgeBase
+from guigraph.retrieval.context import retrieve
+from tests.graph.conftest import make_recorders
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+    kb = KnowledgeBase.create(tmp_path_factory.mktemp("kb") / "kb")
+    builder = GraphBuilder(kb)
+    for recorder in make_recorders():
+        builder.add_episode(recorder.episode())
+    kb.save_indexes()
+    return kb
+
+
+def test_top_traces_are_the_similar_ones_with_slots_filled(kb: KnowledgeBase) -> None:
+    context = retrieve(kb, "Find Tokyo on the map", k=3)
+    assert len(context.traces) == 3
+    assert all(item.trace.instruction.startswith("Find ") for item in context.traces)
+    scores = [item.score for item in context.traces]
+    assert scores == sorted(scores, reverse=True)
+    best = context.best
+    assert best is not None and list(best.slot_values.values()) == ["Tokyo"]
+    assert "type 'Tokyo'" in context.text
+    assert "Trace 1 (similarity" in context.text
+
+
+def test_subgraph_covers_the_trace_paths(kb: KnowledgeBase) -> None:
+    context = retrieve(kb, "Add tea to the cart", k=1)
+    best = context.best
+    assert best is not None and "cart" in best.trace.instruction
+    assert set(best.trace.node_path) <= set(context.nodes)
+    assert set(best.trace.edge_path) <= set(context.edges)
+    for edge in context.edges.values():
+        assert edge.source in context.nodes and edge.target in context.nodes
+
+
+def test_token_budget_truncates_but_keeps_the_best_trace_first(kb: KnowledgeBase) -> None:
+    full = retrieve(kb, "Find Tokyo on the map", k=4, token_budget=10_000)
+    small = retrieve(kb, "Find Tokyo on the map", k=4, token_budget=40)
+    assert not full.truncated and small.truncated
+    assert small.tokens <= 40 < full.tokens
+    assert full.text.startswith(small.text)
+
+
+def test_a_value_the_phrasing_hides_is_reported_missing(kb: KnowledgeBase) -> None:
+    context = retrieve(kb, "Show me where that city is", k=1)
+    best = context.best
+    assert best is not None and best.missing_slots
+    assert list(best.slot_values.values()) == [next(iter(best.trace.values.values()))]
+
+
+def test_empty_kb_gives_empty_context(tmp_path: Path) -> None:
+    empty = KnowledgeBase.create(tmp_path / "empty")
+    context = retrieve(empty, "anything")
+    assert context.best is None and context.text == ""
