@@ -59,7 +59,7 @@ def test_dropped_connection_is_a_protocol_error() -> None:
 
 
 def test_counts_requests_in_flight() -> None:
-    with FakeModelServer(latency_s=0.2) as server:
+    with FakeModelServer(latency_s=0.5) as server:
         threads = [
             threading.Thread(
                 target=httpx.post,

@@ -46,6 +46,9 @@ def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
             if found is not None:
                 return found
             return None  # the recorded element was another value: its id would mislead
+    by_value = _by_replaced_value(step, state, label)
+    if by_value is not None:
+        return by_value
     target_id = step.template.target_id
     if target_id:
         same_id = [e for e in state.elements if e.element.resource_id == target_id]
@@ -69,6 +72,24 @@ def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementVi
     same_id = [e for e in named if rid and e.element.resource_id == rid]
     actionable = [e for e in named if e.role in ACTIONABLE_ROLES]
     return (same_id or actionable or named)[0]
+
+
+def _by_replaced_value(step: ScriptStep, state: SemanticState, label: str) -> ElementView | None:
+    """A recorded label that contained the task's old value ("Chess, a guide" for "chess"):
+    the element showing the most of the new values instead."""
+    wanted = [new.lower() for old, new in step.replacements if old.lower() in label.lower()]
+    if not wanted:
+        return None
+    others = [new.lower() for _, new in step.replacements]
+    best, best_score = None, 0
+    for view in _not_the_typing_field(step, list(state.elements)):
+        shown = f"{view.label} {view.element.content_desc}".lower()
+        if view.role not in ACTIONABLE_ROLES or not all(w in shown for w in wanted):
+            continue
+        score = sum(w in shown for w in others)
+        if best is None or score > best_score:
+            best, best_score = view, score
+    return best
 
 
 def _not_the_typing_field(step: ScriptStep, views: list[ElementView]) -> list[ElementView]:

@@ -47,7 +47,11 @@ class ScriptStep:
     text: str | None = None  # the text to type, bound; "{slot}" marks a value read off a screen
     screen_slots: tuple[tuple[str, str], ...] = ()  # slot -> "screen:<resource id>"
     fallback_source: str = ""  # where else to read them (a value carried from an earlier app)
+    bound_values: dict[str, str] = field(default_factory=dict)  # slot -> the task's value
     label: str = ""  # the label to tap, once bound (the task's value for a value label)
+    #: (recorded value, new value) of the task: a result titled "Chess, a guide" was chosen
+    #: for the recorded "chess"; for "marathons" the team looks for a result with that word.
+    replacements: tuple[tuple[str, str], ...] = ()
 
     @property
     def home(self) -> bool:
@@ -131,6 +135,7 @@ def bind(
     binding = Binding([])
     new_words = {w.lower() for w in words(instruction)}
     field = ""
+    pairs: list[tuple[str, str]] = []
     for step in steps:
         template = step.template
         if template.type == "type":
@@ -150,9 +155,28 @@ def bind(
                 binding.unfilled += 1
             else:
                 binding.claimed |= {w.lower() for w in words(new)} & new_words
+                pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
+    pairs += [
+        (trace.values[key], _typed_value(key, binding.steps))
+        for key in trace.values
+        if _typed_value(key, binding.steps)
+    ]
+    found = tuple((old, new) for old, new in pairs if old and new)
+    binding.steps = [replace(s, replacements=found) for s in binding.steps]
     return binding
+
+
+def _typed_value(key: str, steps: Sequence[ScriptStep]) -> str:
+    """The new value bound to the trace's slot ``key`` ("<edge>:<slot>"), if it was typed."""
+    slot_key, slot = key.split(":", 1)
+    for step in steps:
+        if step.slot_key == slot_key and step.template.type == "type":
+            recorded_sources = dict(step.template.text_sources)
+            if recorded_sources.get(slot) == "instruction":
+                return step.bound_values.get(slot, "")
+    return ""
 
 
 def _bind_text(
@@ -161,6 +185,7 @@ def _bind_text(
     """Fill the instruction's values; leave markers for values to read off a screen."""
     text = step.template.text or ""
     screen: list[tuple[str, str]] = []
+    bound: dict[str, str] = {}
     new_words = {w.lower() for w in words(instruction)}
     for slot, source in step.template.text_sources:
         marker = "{" + slot + "}"
@@ -175,8 +200,9 @@ def _bind_text(
             new = recorded
         else:
             binding.claimed |= {w.lower() for w in words(new)} & new_words
+            bound[slot] = new
         text = text.replace(marker, new)
-    return replace(step, text=text, screen_slots=tuple(screen))
+    return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
 
 
 def app_sequence(script: Sequence[ScriptStep]) -> list[str]:

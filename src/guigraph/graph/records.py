@@ -44,6 +44,9 @@ class ActionTemplate:
         """What makes two recorded actions the same step of a workflow (no coordinates)."""
         parts = [self.type, self.target_label, self.target_role, self.target_id]
         parts += [self.direction or "", self.text or "", self.app or ""]
+        # Where typed values come from is part of the step: a note typed from the weather
+        # screen and one typed from a product page are different workflows.
+        parts += [f"{slot}={source}" for slot, source in self.text_sources]
         if self.type in ("click", "long_press") and not (self.target_label or self.target_id):
             # Without a target name, the rounded point is the only identity a tap has.
             parts.append(_coarse_point(self.point))
