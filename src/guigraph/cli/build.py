@@ -31,6 +31,12 @@ def build(
     split_file: Annotated[
         str, typer.Option("--split-file", help="Which split: splits/<NAME>_split.json of the logs.")
     ] = "random",
+    ocr: Annotated[
+        bool,
+        typer.Option(
+            "--ocr", help="Read text off screens with no UI tree and no description (extra ocr)."
+        ),
+    ] = False,
     ignore_ui: Annotated[
         bool,
         typer.Option(
@@ -42,7 +48,7 @@ def build(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from guigraph.data.odyssey import OdysseyDataset
-    from guigraph.errors import GuigraphError
+    from guigraph.errors import GuigraphError, require
     from guigraph.graph.build import GraphBuilder, sample_ids
     from guigraph.graph.judge import judge_from_name
     from guigraph.graph.kb import KnowledgeBase
@@ -50,10 +56,12 @@ def build(
 
     try:
         page_judge = judge_from_name(judge)
+        if ocr:
+            require("rapidocr_onnxruntime", "ocr")  # fail now, not once per episode
         dataset = OdysseyDataset(logs_dir)
         ids = _episode_ids(dataset, split_file, split)
         chosen = sample_ids(ids, sample, seed)
-        knowledge = KnowledgeBase.create(kb, KBSettings(use_ui=not ignore_ui, judge=judge))
+        knowledge = KnowledgeBase.create(kb, KBSettings(use_ui=not ignore_ui, judge=judge, ocr=ocr))
     except (GuigraphError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
