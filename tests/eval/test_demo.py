@@ -109,7 +109,7 @@ def test_a_killed_demo_resumes_without_redoing_finished_work(
     out = tmp_path / "run"
     shutil.copytree(source, out)
     lines = (out / "results.jsonl").read_text().splitlines(keepends=True)
-    kept = 5
+    kept = EXPECTED_CASES - 4
     # As a kill leaves it: some finished lines, then half a line.
     (out / "results.jsonl").write_text("".join(lines[:kept]) + lines[kept][:20])
     ran: list[str] = []
@@ -126,7 +126,7 @@ def test_a_killed_demo_resumes_without_redoing_finished_work(
     assert not {json.loads(line)["key"] for line in lines[:kept]} & set(ran)
     assert "recording logs" not in reporter.stages  # the finished logs were kept
     assert reporter.stages["building the knowledge base"] == 32  # all found already built
-    assert any("resuming: 5 finished episodes" in note for note in reporter.notes)
+    assert any(f"resuming: {kept} finished episodes" in note for note in reporter.notes)
     rows = load_results(out / "results.jsonl")
     assert len(rows) == len({row["key"] for row in rows}) == EXPECTED_CASES
     assert resumed.summary == {k: report[k] for k in CONDITIONS}  # deterministic per seed
@@ -134,6 +134,27 @@ def test_a_killed_demo_resumes_without_redoing_finished_work(
     ran.clear()
     again = run_demo(out, small_config(), CountingReporter())
     assert ran == [] and again.summary == resumed.summary
+
+
+def test_results_of_other_code_are_not_reused(
+    demo_run: tuple[Path, dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    source, _ = demo_run
+    out = tmp_path / "run"
+    shutil.copytree(source, out)
+    marker = json.loads((out / "demo.json").read_text())
+    assert marker["code"] == demo_module.code_fingerprint()
+    monkeypatch.setattr(demo_module, "code_fingerprint", lambda: "changed-code")
+    reporter = CountingReporter()
+    demo_module._claim_folder(out, small_config(), reporter)
+    assert any("code changed" in note for note in reporter.notes)
+    assert not (out / "logs").exists() and not (out / "kb").exists()
+    assert not (out / "results.jsonl").exists()
+    assert json.loads((out / "demo.json").read_text())["code"] == "changed-code"
+    demo_module._claim_folder(out, small_config(), reporter)  # same code now: nothing to do
+    assert len(reporter.notes) == 1
 
 
 def test_a_folder_made_with_other_logs_settings_is_refused(

@@ -5,6 +5,8 @@ templates that recombine others' sub-workflows held out), ``kb/`` (built from th
 with the same code as ``guigraph build``) and ``results.jsonl`` (one line per finished
 episode). A killed demo resumes: finished logs and KB episodes are kept and finished cases
 are not run again. Only a recording cut short is redone from scratch (it takes seconds).
+``demo.json`` also holds a hash of guigraph's source: when the code changed, the folder starts
+over, so a table never mixes results of two versions of the agents.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def run_demo(out: Path, config: DemoConfig, reporter: Reporter | None = None) ->
     started = time.perf_counter()
     out = Path(out)
     seen, held = evaluated_templates(config.templates)
-    _claim_folder(out, config)
+    _claim_folder(out, config, reporter)
     used_seeds = _ensure_logs(out / "logs", config, reporter)
     kb_stats = _ensure_kb(out, reporter)
     cases = plan_cases(seen, held, config.sizes, used_seeds, config.device, config.other_device)
@@ -120,12 +122,15 @@ def evaluated_templates(only: Sequence[str] = ()) -> tuple[list[str], list[str]]
     return seen, held
 
 
-def _claim_folder(out: Path, config: DemoConfig) -> None:
-    """Refuse to mix runs: a folder's logs were made with one set of settings."""
+def _claim_folder(out: Path, config: DemoConfig, reporter: Reporter) -> None:
+    """Refuse to mix runs (a folder's logs were made with one set of settings), and start
+    over when the code changed since the folder was made, so no stale result is reused."""
     marker = out / "demo.json"
     wanted = {"schema_version": DEMO_SCHEMA_VERSION, **config.logs_settings()}
+    code = code_fingerprint()
     if marker.is_file():
         found = json.loads(marker.read_text())
+        made_by = found.pop("code", None)
         if found != wanted:
             different = sorted(k for k in wanted if found.get(k) != wanted[k])
             raise ConfigError(
@@ -133,9 +138,27 @@ def _claim_folder(out: Path, config: DemoConfig) -> None:
                 f"({', '.join(f'{k}={found.get(k)!r}' for k in different)}); "
                 "use another --out or delete the folder"
             )
-        return
+        if made_by == code:
+            return
+        reporter.note(f"{out}: the guigraph code changed since this run; starting over")
+        for part in ("logs", "kb"):
+            shutil.rmtree(out / part, ignore_errors=True)
+        (out / RESULTS_FILE).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    marker.write_text(json.dumps(wanted, indent=1) + "\n")
+    marker.write_text(json.dumps({**wanted, "code": code}, indent=1) + "\n")
+
+
+def code_fingerprint() -> str:
+    """A hash of guigraph's source: results made by other code are not reused."""
+    import hashlib
+
+    import guigraph
+
+    root = Path(guigraph.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _ensure_logs(logs: Path, config: DemoConfig, reporter: Reporter) -> set[int]:
