@@ -165,8 +165,7 @@ def judge_from_name(name: str, settings: RuleJudgeSettings | None = None) -> Pag
     if name == "rule":
         return RuleJudge(settings)
     if name == "llm":
-        raise ConfigError(
-            "--judge llm needs the model layer (guigraph.llm with a configured MLLM), which this "
-            "build does not have yet; use --judge rule"
-        )
+        from guigraph.graph.llm_judge import judge_from_environment
+
+        return judge_from_environment(settings)
     raise ConfigError(f"unknown judge {name!r}: expected 'rule' or 'llm'")
