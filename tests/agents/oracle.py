@@ -145,6 +145,11 @@ class Oracle:
             action = {"action": "wait", "seconds": 1}
         else:
             action = _dismiss(screen) or {"action": "press_back"}
+        if _banned(text, action, frame):
+            # As a model reading its feedback would: try something else.
+            action = {"action": "press_back"}
+            if _banned(text, action, frame):
+                action = {"action": "press_home"}
         return json.dumps({"thought": "the expert would do this", "action": action})
 
     def _verifier(self, text: str) -> str:
@@ -198,6 +203,20 @@ def _dismiss(screen: str) -> dict[str, Any] | None:
         if match and match.group(1).strip().lower() in DISMISS_LABELS:
             return {"action": "click", "coordinate": [int(match.group(2)), int(match.group(3))]}
     return None
+
+
+def _banned(text: str, answer: dict[str, Any], frame: Frame | None) -> bool:
+    """Whether the prompt's feedback forbids ``answer`` (compared as the loop compares)."""
+    line = next((ln for ln in text.splitlines() if ln.startswith("- do not propose again: ")), "")
+    if not line:
+        return False
+    from guigraph.llm.actions import parse_action
+
+    screen = frame.state.observation.screen if frame else None
+    if screen is None:
+        return answer.get("action") in line
+    action = parse_action(json.dumps(answer), COORDS, screen)
+    return json.dumps(action.to_dict()) in line
 
 
 def _same(proposed: dict[str, Any], frame: Frame) -> bool:

@@ -20,6 +20,7 @@ from guigraph.agents.roles import (
     Feedback,
     HistoryEntry,
     Outcome,
+    OutcomeStatus,
     Plan,
     Proposal,
     SemanticState,
@@ -58,7 +59,7 @@ class HybridPlanner:
         self, task: Task, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState
     ) -> bool:
         self.model.briefing.step = len(history)
-        if self.on_graph and not self.policy.done:
+        if self.on_graph and not _script_done(self.policy, history):
             return False
         done = self.model.is_complete(task, plan, history, state)
         if not done and self.on_graph:
@@ -72,6 +73,26 @@ class HybridPlanner:
         if self.on_graph and not feedback:
             return self.graph.next_subgoal(plan, history, state, feedback)
         return self.model.next_subgoal(plan, history, state, feedback)
+
+
+def _script_done(policy: GraphPolicy, history: Sequence[HistoryEntry]) -> bool:
+    """Whether the graph's script is done once its last proposal counts as carried out.
+
+    The policy moves its cursor lazily (at its next decision); the planner asks first.
+    """
+    if policy.done or not policy.script:
+        return policy.done
+    if policy.pending is None or not history:
+        return False
+    index, action = policy.pending
+    last = history[-1]
+    carried_out = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
+    return (
+        index is not None
+        and last.action == action
+        and carried_out
+        and (index + 1 >= len(policy.script))
+    )
 
 
 def _same_apps(graph_plan: Plan, model_plan: Plan) -> bool:

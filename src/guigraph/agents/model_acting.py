@@ -211,6 +211,10 @@ class ModelOutcomeChecker:
         error: str | None,
     ) -> Outcome:
         self.briefing.last_source = proposal.source
+        if proposal.source == INVALID:
+            # M unusable replies: the placeholder changed nothing, and the monitor must count
+            # it as such, or a stubborn model would never look stuck.
+            return Outcome(OutcomeStatus.NO_EFFECT, f"no usable proposal: {proposal.reason}")
         outcome = self.rule.check(before, proposal, after, subgoal, error)
         if (
             outcome.status is not OutcomeStatus.UNCERTAIN

@@ -169,6 +169,8 @@ class ModelPlanner:
         self, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState, feedback: Feedback
     ) -> SubGoal:
         reply = self._progress(plan, history, state, feedback)
+        if reply.ok and reply.value.get("complete") is True:
+            return SubGoal("finish the task", final=True)  # seen done while refining
         if not reply.ok or not str(reply.value.get("subgoal", "")).strip():
             # Keep going on the plan's first sub-goal; the decider still sees the feedback.
             return plan.subgoals[0] if plan.subgoals else SubGoal("carry out the task")
