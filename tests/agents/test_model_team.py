@@ -193,3 +193,19 @@ def test_hybrid_adaptive_acts_from_the_graph_with_fewer_calls(
 
 def _requests(server: FakeModelServer, role: str) -> list[dict[str, object]]:
     return [r for r in server.requests if f"Role: {role}." in json.dumps(r)]
+
+
+def test_each_role_can_have_its_own_model(oracle: Oracle) -> None:
+    with FakeModelServer(oracle, models=("big-model", "small-model")) as server:
+        big = ModelConfig(model="big-model", base_url=server.base_url, max_attempts=1)
+        small = ModelConfig(model="small-model", base_url=server.base_url, max_attempts=1)
+        models = RoleModels(default=big, roles={"narrator": small, "verifier": small})
+        with ModelHub(models) as hub:
+            team = model_team(None, None, hub, ModelTeamOptions(use_graph=False))
+            env = SimPhone()
+            run_episode(env, team, make_task(*WIFI), seed=WIFI[1], budget=Budget(20))
+            by_model = hub.ledger.by(lambda r: (r.tags.role, r.model))
+        assert env.task_succeeded()
+        for (role, model), _ in by_model.items():
+            assert model == ("small-model" if role in ("narrator", "verifier") else "big-model")
+        assert {role for role, _ in by_model} >= {"planner", "decider", "narrator", "verifier"}

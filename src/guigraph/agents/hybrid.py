@@ -33,6 +33,8 @@ TRUSTED = frozenset({"graph", "rule"})
 #: What the graph policy's rules may do without the model: wait out a loading screen, dismiss
 #: a pop-up, finish a completed script. Its blind back/home when lost is left to the model.
 _RULE_ACTIONS = {ActionType.WAIT, ActionType.CLICK, ActionType.COMPLETE}
+#: Graph proposals per step before the model decides (a rule rejection gets one retry).
+GRAPH_TRIES = 2
 
 
 class HybridPlanner:
@@ -59,8 +61,12 @@ class HybridPlanner:
         self, task: Task, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState
     ) -> bool:
         self.model.briefing.step = len(history)
-        if self.on_graph and not _script_done(self.policy, history):
-            return False
+        if self.on_graph:
+            # Move the policy's cursor past its last step now, not at its next decision, so
+            # that this step's sub-goal (and the verifier's app check) is the current one.
+            self.policy._advance(history)
+            if not self.policy.done:
+                return False
         done = self.model.is_complete(task, plan, history, state)
         if not done and self.on_graph:
             # The script ran out but the model sees unfinished work: hand over for good.
@@ -70,29 +76,9 @@ class HybridPlanner:
     def next_subgoal(
         self, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState, feedback: Feedback
     ) -> SubGoal:
-        if self.on_graph and not feedback:
+        if self.on_graph:
             return self.graph.next_subgoal(plan, history, state, feedback)
         return self.model.next_subgoal(plan, history, state, feedback)
-
-
-def _script_done(policy: GraphPolicy, history: Sequence[HistoryEntry]) -> bool:
-    """Whether the graph's script is done once its last proposal counts as carried out.
-
-    The policy moves its cursor lazily (at its next decision); the planner asks first.
-    """
-    if policy.done or not policy.script:
-        return policy.done
-    if policy.pending is None or not history:
-        return False
-    index, action = policy.pending
-    last = history[-1]
-    carried_out = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
-    return (
-        index is not None
-        and last.action == action
-        and carried_out
-        and (index + 1 >= len(policy.script))
-    )
 
 
 def _same_apps(graph_plan: Plan, model_plan: Plan) -> bool:
@@ -115,6 +101,7 @@ class HybridDecider:
         self.planner, self.model = planner, model
         self.graph_steps = 0
         self.model_steps = 0
+        self._step, self._graph_tries = -1, 0
 
     def decide(
         self,
@@ -124,13 +111,21 @@ class HybridDecider:
         feedback: Feedback,
         memory: FocusMemory,
     ) -> Proposal:
-        if self.planner.on_graph and not feedback and not subgoal.final:
+        if len(history) != self._step:
+            self._step, self._graph_tries = len(history), 0
+        if self.planner.on_graph and _went_wrong(history):
+            # The graph's step failed or did nothing: its script misled the team here, and
+            # mixing its stale cursor with the model's repairs would undo them.
+            self.planner.on_graph = False
+        if self.planner.on_graph and subgoal.final and not feedback:
+            return Proposal(Action(ActionType.COMPLETE), reason="the model confirmed the end")
+        if self.planner.on_graph and not subgoal.final and self._graph_tries < GRAPH_TRIES:
+            # A rule rejection is the graph's to fix first: its sub-goal lags its cursor.
+            self._graph_tries += 1
             proposal = self.planner.policy.decide(state, history, feedback, memory)
             if self._vouched(proposal, state, memory):
                 self.graph_steps += 1
                 return proposal
-        elif self.planner.on_graph and subgoal.final and not feedback:
-            return Proposal(Action(ActionType.COMPLETE), reason="the model confirmed the end")
         self.model_steps += 1
         return self.model.decide(subgoal, state, history, feedback, memory)
 
@@ -139,12 +134,32 @@ class HybridDecider:
         only when the task or focus memory holds it (slot values are the graph's weak spot)."""
         action = proposal.action
         if proposal.source == "graph":
+            if not self._resumable(state):
+                return False
             if state.node_id is None and action.type is not ActionType.TYPE:
                 return proposal.target is not None  # grounded on this very screen
             if action.type is ActionType.TYPE:
                 return _known_text(action.text or "", self.model.briefing, memory)
             return True
         return proposal.source == "rule" and action.type in _RULE_ACTIONS
+
+    def _resumable(self, state: SemanticState) -> bool:
+        """Once the model has acted, the graph resumes only at a script step whose state the
+        screen is on: its routes back to a stale cursor would undo the model's progress."""
+        if self.model_steps == 0:
+            return True
+        policy = self.planner.policy
+        if policy.pending is None or policy.pending[0] is None:
+            return False
+        node = policy.script[policy.pending[0]].node
+        return state.node_id is not None and state.node_id == str(node)
+
+
+def _went_wrong(history: Sequence[HistoryEntry]) -> bool:
+    return bool(history) and history[-1].outcome.status in (
+        OutcomeStatus.FAILURE,
+        OutcomeStatus.NO_EFFECT,
+    )
 
 
 def _known_text(text: str, briefing: Briefing, memory: FocusMemory) -> bool:
