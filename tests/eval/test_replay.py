@@ -7,6 +7,7 @@ The logs go through the same GUIOdyssey reader a real download does; the KB is b
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,35 @@ def test_a_folder_without_the_split_is_a_clear_error(logs: Path, kb: Path, tmp_p
     )
     assert result.exit_code == 2
     assert "device_split.json" in result.output and "a split file" in result.output
+
+
+def _as_real_guiodyssey(logs: Path, out: Path) -> Path:
+    """The recording as a real download looks: no UI tree, no app name, no truth."""
+    shutil.copytree(logs / "screenshots", out / "screenshots")
+    shutil.copytree(logs / "splits", out / "splits")
+    (out / "annotations").mkdir()
+    for path in (logs / "annotations").glob("*.json"):
+        document = json.loads(path.read_text())
+        for step in document["steps"]:
+            for key in ("ui_elements", "app", "activity"):
+                step.pop(key, None)
+        (out / "annotations" / path.name).write_text(json.dumps(document))
+    return out
+
+
+def test_screenshot_only_episodes_replay_like_a_real_download(logs: Path, tmp_path: Path) -> None:
+    real = _as_real_guiodyssey(logs, tmp_path / "real")
+    dataset = OdysseyDataset(real)
+    test_ids = dataset.episode_ids(split="random", part="test")
+    assert all(s.observation.elements is None for s in dataset.load(test_ids[0]).steps)
+    kb = tmp_path / "kb"
+    built = runner.invoke(app, ["build", str(real), "--kb", str(kb), "--ignore-ui"])
+    assert built.exit_code == 0, built.output
+    out = tmp_path / "STEPS.jsonl"
+    result = runner.invoke(app, ["replay", str(real), "--kb", str(kb), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    scored = runner.invoke(app, ["score", str(out), "--json"])
+    assert scored.exit_code == 0, scored.output
+    scores = json.loads(scored.output)
+    assert scores["episodes"] == len(test_ids) and not scores["incomplete_episodes"]
+    assert scores["steps"] == sum(len(dataset.load(i).steps) for i in test_ids)
