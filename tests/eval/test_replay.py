@@ -178,6 +178,18 @@ def test_model_policies_say_they_are_not_available_yet(
     assert bad.exit_code == 2 and "--policy must be one of graph, model, hybrid" in bad.output
 
 
+def test_the_trace_baseline_and_no_verifier_replay_too(
+    logs: Path, kb: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "STEPS.jsonl"
+    args = ["replay", str(logs), "--kb", str(kb), "--out", str(out), "--limit", "2"]
+    result = runner.invoke(app, [*args, "--memory", "trace", "--verify", "never"])
+    assert result.exit_code == 0, result.output
+    assert len({r.episode_id for r in read_steps(out)}) == 2
+    bad = runner.invoke(app, [*args, "--verify", "sometimes"])
+    assert bad.exit_code == 2 and "--verify must be one of always, never" in bad.output
+
+
 def test_a_folder_without_the_split_is_a_clear_error(logs: Path, kb: Path, tmp_path: Path) -> None:
     out = tmp_path / "STEPS.jsonl"
     result = runner.invoke(

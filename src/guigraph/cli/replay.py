@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from guigraph.agents.team import TeamOptions
     from guigraph.eval.replay import MakeTeam
     from guigraph.graph.kb import KnowledgeBase
 
@@ -38,6 +39,10 @@ def replay(
         str | None,
         typer.Option("--base-url", help="OpenAI-compatible server, for --policy model|hybrid."),
     ] = None,
+    memory: Annotated[
+        str, typer.Option("--memory", help="graph, or trace (the paper's linear-memory baseline).")
+    ] = "graph",
+    verify: Annotated[str, typer.Option("--verify", help="Verifier: always or never.")] = "always",
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Replay only the first N test episodes.")
     ] = None,
@@ -47,9 +52,10 @@ def replay(
 
     Refuses a knowledge base built from any of the episodes it would replay.
     """
+    from guigraph.agents.team import TeamOptions
     from guigraph.data.odyssey import OdysseyDataset
     from guigraph.errors import GuigraphError
-    from guigraph.eval.replay import replay_to_file
+    from guigraph.eval.replay import check_kb_disjoint, replay_to_file
     from guigraph.graph.kb import KnowledgeBase
 
     try:
@@ -61,7 +67,9 @@ def replay(
         raise typer.Exit(2) from exc
     with knowledge:
         try:
-            make_team = team_factory(policy, knowledge, model, base_url)
+            check_kb_disjoint(knowledge, ids)  # before the graph is loaded for nothing
+            options = TeamOptions(memory=memory, verify=verify)
+            make_team = team_factory(policy, knowledge, options, model, base_url)
             summary = replay_to_file(
                 dataset, ids, make_team, out, kb=knowledge, seed=seed,
                 on_episode=lambda i: typer.echo(f"replayed {i}", err=True),
@@ -90,7 +98,11 @@ def _test_ids(dataset: object, split: str) -> list[str]:
 
 
 def team_factory(
-    policy: str, kb: KnowledgeBase, model: str | None, base_url: str | None
+    policy: str,
+    kb: KnowledgeBase,
+    options: TeamOptions,
+    model: str | None = None,
+    base_url: str | None = None,
 ) -> MakeTeam:
     """A function making a fresh team per episode for ``--policy``."""
     from guigraph.errors import ConfigError
@@ -103,8 +115,7 @@ def team_factory(
             "(use --policy graph)"
         )
     from guigraph.agents.graph_policy import GraphView
-    from guigraph.agents.team import TeamOptions, rule_team
+    from guigraph.agents.team import rule_team
 
     view = GraphView.load(kb)  # loaded once; each episode gets a fresh policy cursor
-    options = TeamOptions()
     return lambda episode: rule_team(kb, view, options)
