@@ -51,6 +51,7 @@ def build_once(logs: Path, steps: int, ignore_ui: bool) -> dict[str, float]:
 
     with tempfile.TemporaryDirectory() as folder:
         kb = KnowledgeBase.create(Path(folder) / "kb", KBSettings(use_ui=not ignore_ui))
+        _warm_up(kb)  # one-time imports (faiss, scikit-learn) are start-up, not throughput
         started, cpu_started = time.perf_counter(), time.process_time()
         summary = GraphBuilder(kb).build(replicated_sources(logs, steps))  # type: ignore[arg-type]
         seconds = time.perf_counter() - started
@@ -71,6 +72,16 @@ def build_once(logs: Path, steps: int, ignore_ui: bool) -> dict[str, float]:
         "edges": stats["edges"],
         "kb_mb": round(size / 2**20, 2),
     }
+
+
+def _warm_up(kb: object) -> None:
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.graph.matcher import structure_vectors
+
+    assert isinstance(kb, KnowledgeBase)
+    kb.encoder.encode(["warm up"])
+    structure_vectors([["warm"]], kb.encoder.dim)
+    _ = kb.state_index
 
 
 def retrieval(nodes: int, queries: int = 1000, seed: int = 0) -> dict[str, float]:

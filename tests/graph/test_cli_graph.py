@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from guigraph.cli.main import app
@@ -52,13 +53,16 @@ def test_build_sample_seed_and_ignore_ui(logs_dir: Path, tmp_path: Path) -> None
     assert mixed.exit_code == 2 and "use_ui" in mixed.output
 
 
-def test_bad_inputs_exit_2_with_a_message(tmp_path: Path, logs_dir: Path) -> None:
+def test_bad_inputs_exit_2_with_a_message(
+    tmp_path: Path, logs_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GUIGRAPH_MODEL", raising=False)
     missing = runner.invoke(app, ["build", str(tmp_path / "none"), "--kb", str(tmp_path / "kb")])
     assert missing.exit_code == 2 and "annotations" in missing.output
     llm = runner.invoke(
         app, ["build", str(logs_dir), "--kb", str(tmp_path / "kb"), "--judge", "llm"]
     )
-    assert llm.exit_code == 2 and "model layer" in llm.output
+    assert llm.exit_code == 2 and "GUIGRAPH_MODEL" in llm.output
     (logs_dir / "splits" / "random_split.json").unlink()
     nosplit = runner.invoke(app, ["build", str(logs_dir), "--kb", str(tmp_path / "kb")])
     assert nosplit.exit_code == 2 and "random_split.json" in nosplit.output

@@ -74,7 +74,5 @@ def test_scroll_stays_in_page() -> None:
 
 def test_judge_names() -> None:
     assert isinstance(judge_from_name("rule"), PageJumpJudge)
-    with pytest.raises(ConfigError, match="model layer"):
-        judge_from_name("llm")
     with pytest.raises(ConfigError, match="unknown judge"):
         judge_from_name("coin")

@@ -39,10 +39,16 @@ def test_graph_has_records_as_attributes(kb: KnowledgeBase) -> None:
 def test_match_state_finds_the_node_of_an_unseen_screen(kb: KnowledgeBase) -> None:
     fresh = search_episode("new", "Zagreb", seed=99).episode()
     expected = {s: n for e, s, n, _ in kb.step_assignments() if e == "s00"}
-    for step in (0, 1, 4, 6):  # launcher, main, results, place
-        ranked = kb.match_state(fresh.steps[step].observation)
+    apps = {node.node_id: node.app for node in kb.nodes()}
+    for step, same_app_nodes in ((0, 1), (1, 3), (4, 3), (6, 3)):  # launcher, maps screens
+        observation = fresh.steps[step].observation
+        ranked = kb.match_state(observation)
         assert ranked[0][0] == expected[step]
-        assert len(ranked) == 4 and ranked[0][1] >= ranked[-1][1]
+        assert ranked[0][1] == pytest.approx(1.0, abs=1e-4)  # same structure
+        # candidates come from the screen's own app only, best first
+        assert len(ranked) == same_app_nodes
+        assert all(apps[node] == observation.app for node, _ in ranked)
+        assert [score for _, score in ranked] == sorted((s for _, s in ranked), reverse=True)
 
 
 def test_search_traces_ranks_by_instruction(kb: KnowledgeBase) -> None:

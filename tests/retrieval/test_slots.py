@@ -36,12 +36,6 @@ from guigraph.retrieval.slots import align_value, fill_slot, words
             "Schedule lunch for Jun 14, 21:00",
             "Jun 14",
         ),
-        (
-            "07:00",
-            "Add lunch to my calendar on Jun 22 at 07:00",
-            "Schedule lunch for Jun 14, 21:00",
-            "21:00",
-        ),
     ],
 )
 def test_alignment_finds_the_new_value(example: str, old: str, new: str, expected: str) -> None:
@@ -50,6 +44,11 @@ def test_alignment_finds_the_new_value(example: str, old: str, new: str, expecte
 
 def test_value_not_in_old_instruction_has_no_alignment() -> None:
     assert align_value("Lima", "Check the weather", "Check the weather in Rome") is None
+
+
+def test_a_stopword_is_no_anchor() -> None:
+    old, new = "Email Chen with the subject Doctor visit", "Tell Chen how much the Orbit lamp costs"
+    assert align_value("Doctor visit", old, new) is None
 
 
 def test_unrelated_sentences_give_no_value() -> None:
@@ -62,8 +61,14 @@ def test_unrelated_sentences_give_no_value() -> None:
 def test_fill_slot_falls_back_to_known_values_then_quotes() -> None:
     old, new = "Look up Paris weather", "I'd like to know how it is outside in Tokyo today"
     assert fill_slot("Paris", old, new, known_values=["Paris", "Tokyo", "Lima"]) == "Tokyo"
-    assert fill_slot("hello", "Say hello", 'Write "see you soon" to Dana') == "see you soon"
-    assert fill_slot("hello", "Say hello", "Write something nice") is None
+    assert fill_slot("hello", "Say 'hello'", 'Write "see you soon" to Dana') == "see you soon"
+    assert fill_slot("hello", "Say 'hello'", "Write something nice") is None
+    # The recorded value was not quoted: a quoted text belongs to another slot.
+    assert fill_slot("Paris", "Go to Paris", "Put 'Trip to Rome' in my calendar") is None
+    # An apostrophe is no quote.
+    assert (
+        fill_slot("hi", "Reply 'hi'", "Save Bruno's last message, then reply 'Got it'") == "Got it"
+    )
 
 
 def test_words_strip_punctuation_but_keep_units() -> None:

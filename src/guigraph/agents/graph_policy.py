@@ -29,16 +29,18 @@ from guigraph.agents.roles import (
     SubGoal,
 )
 from guigraph.agents.script import DISMISS_LABELS, ScriptStep, app_aliases, is_home
-from guigraph.agents.stitch import choose_plan
+from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
 from guigraph.retrieval.values import ValueIndex
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
     import networkx as nx
+    import numpy as np
 
+    from guigraph.embed import TextEncoder
     from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.records import Edge, Node
-    from guigraph.retrieval.context import Context
+    from guigraph.graph.records import Edge, Node, Trace
+    from guigraph.retrieval.context import Context, RetrievedTrace
 
 LOADING_TEXTS = ("loading", "please wait")
 LOOKAHEAD = 8
@@ -56,6 +58,63 @@ class GraphView:
     routes: nx.DiGraph  # one edge per state pair: the most used transition
     values: ValueIndex
     aliases: dict[str, str]
+    traces: list[Trace] = field(default_factory=list)
+    trace_vectors: np.ndarray | None = None
+    encoder: TextEncoder | None = None
+    #: resource-id prefix ("music") -> the app name observations use ("Tunes")
+    id_apps: dict[str, str] = field(default_factory=dict)
+    app_counts: dict[str, int] = field(default_factory=dict)  # traces that use each app
+
+    def __post_init__(self) -> None:
+        if not self.app_counts:
+            from collections import Counter
+
+            self.app_counts = dict(Counter(a for t in self.traces for a in self._apps_of(t) if a))
+
+    def traces_using(self, app: str, instruction: str, k: int = 8) -> list[RetrievedTrace]:
+        """The ``k`` traces most like ``instruction`` among those that work in ``app``.
+
+        Whole-instruction similarity misses the trace a stitched plan needs for one of its
+        apps ("by message": a messaging trace whose instruction shares few words), so every
+        app the instruction names gets candidates of its own.
+        """
+        from guigraph.retrieval.context import RetrievedTrace
+
+        if self.encoder is None or self.trace_vectors is None:
+            return []
+        rows = [i for i, t in enumerate(self.traces) if app in self._apps_of(t)]
+        if not rows:
+            return []
+        query = self.encoder.encode([instruction])[0]
+        scores = self.trace_vectors[rows] @ query
+        found: list[RetrievedTrace] = []
+        workflows: set[tuple[int, ...]] = set()
+        for score, row in sorted(zip(scores.tolist(), rows, strict=True), reverse=True):
+            trace = self.traces[row]
+            # One trace per way of working in the app: twenty "add to cart" runs would crowd
+            # out the one run that reads a price.
+            workflow = tuple(
+                n for n in trace.node_path if n in self.nodes and self.nodes[n].app == app
+            )
+            if workflow in workflows:
+                continue
+            workflows.add(workflow)
+            found.append(RetrievedTrace(trace, float(score), {}, ()))
+            if len(found) == k:
+                break
+        return found
+
+    def relevant_apps(self, instruction: str) -> list[str]:
+        """Apps the instruction names, then apps where a value it names was used before."""
+        apps = apps_named(instruction, self.aliases)
+        for node_id, _ in self.values.sites_naming(instruction):
+            node = self.nodes.get(node_id)
+            if node is not None and node.app and not is_home(node.app) and node.app not in apps:
+                apps.append(node.app)
+        return apps
+
+    def _apps_of(self, trace: Trace) -> set[str]:
+        return {self.nodes[n].app or "" for n in trace.node_path if n in self.nodes}
 
     @classmethod
     def load(cls, kb: KnowledgeBase) -> GraphView:
@@ -68,8 +127,13 @@ class GraphView:
             routes.add_edge(
                 edge.source, edge.target, edge_id=edge.edge_id, cost=1.0 + 1.0 / edge.count
             )
-        values = ValueIndex.build(kb.traces(), edges)
-        return cls(nodes, edges, routes, values, app_aliases(list(edges.values()), nodes))
+        traces = kb.traces()
+        values = ValueIndex.build(traces, edges)
+        vectors = kb.encoder.encode([t.instruction for t in traces]) if traces else None
+        return cls(
+            nodes, edges, routes, values, app_aliases(list(edges.values()), nodes), traces,
+            vectors, kb.encoder, _id_apps(nodes),
+        )  # fmt: skip
 
 
 @dataclass
@@ -82,17 +146,28 @@ class GraphPolicy:
     route: list[ScriptStep] = field(default_factory=list)
     reveal_scrolls: int = 0
     notes: list[str] = field(default_factory=list)
+    alternatives: list[PlanChoice] = field(default_factory=list)
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
         if context is None or not context.traces:
             return Plan((), rationale="no similar trace in the knowledge base")
-        choice = choose_plan(
-            task.instruction, context.traces, self.view.edges, self.view.nodes, self.view.values,
-            self.view.aliases, allow_stitching=self.mode == "graph",
+        candidates = list(context.traces)
+        if self.mode == "graph":
+            seen = {c.trace.episode_id for c in candidates}
+            for app in self.view.relevant_apps(task.instruction):
+                for extra in self.view.traces_using(app, task.instruction):
+                    if extra.trace.episode_id not in seen:
+                        candidates.append(extra)
+                        seen.add(extra.trace.episode_id)
+        ranked = rank_plans(
+            task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
+            self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
+            app_counts=self.view.app_counts,
         )  # fmt: skip
-        if choice is None:
+        if not ranked:
             return Plan((), rationale="nothing to follow")
+        choice, self.alternatives = ranked[0], ranked[1:]
         self.script = choice.steps
         how = "stitched from" if choice.stitched else "following"
         self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
@@ -189,7 +264,7 @@ class GraphPolicy:
         if kind in ("click", "long_press"):
             proposal = self._proposal(self.cursor, step, state, memory)
             if proposal is None and (here == step.node or self.mode == "trace"):
-                return self._reveal(state)
+                return self._reveal(state) or self._switch_plan(here, state, feedback, memory)
             return proposal
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
@@ -197,6 +272,26 @@ class GraphPolicy:
         same_app = (state.app or "").lower() == (step.app or "").lower()
         if here == step.node or same_app or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
+        return None
+
+    def _switch_plan(
+        self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
+    ) -> Proposal | None:
+        """This plan's next target is not on the screen where it should be (another phone's
+        contact list, say): continue with the next option that passes through this state."""
+        if self.mode != "graph" or here is None:
+            return None
+        current = {s.trace_id for s in self.script}
+        while self.alternatives:
+            option = self.alternatives.pop(0)
+            if {s.trace_id for s in option.steps} == current:
+                continue
+            at = next((i for i, s in enumerate(option.steps) if s.node == here), None)
+            if at is None:
+                continue
+            self.script, self.cursor = option.steps, at
+            self.notes.append(f"switched to {', '.join(option.donors)} at state {here}")
+            return self._current_step(state, feedback, memory)
         return None
 
     def _reveal(self, state: SemanticState) -> Proposal | None:
@@ -290,6 +385,19 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
+    """Which app each resource-id prefix belongs to, from the elements the nodes show."""
+    from collections import Counter
+
+    votes: dict[str, Counter[str]] = {}
+    for node in nodes.values():
+        for element in node.example_elements:
+            rid = str(element.get("resource_id", ""))
+            if ":" in rid and node.app:
+                votes.setdefault(rid.split(":", 1)[0], Counter())[node.app] += 1
+    return {prefix: counts.most_common(1)[0][0] for prefix, counts in votes.items()}
 
 
 def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> None:

@@ -10,9 +10,10 @@ types a value read off another app's screen comes after the segment that reads i
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.script import (
     Binding,
@@ -73,6 +74,9 @@ STOPWORDS = frozenset(
     ]
 )
 UNFILLED_PENALTY = 2.0
+#: A word of the instruction explained as a value (a city typed, a contact tapped) is stronger
+#: evidence that a piece belongs to the task than a word its donor instruction shares.
+VALUE_WEIGHT = 2.0
 SEGMENT_COST = 0.5
 CONTEXT_WINDOW = 3
 
@@ -83,19 +87,40 @@ class PlanChoice:
     donors: list[str]
     score: float
     stitched: bool
-    claimed: set[str] = field(default_factory=set)
+    claimed: dict[str, float] = field(default_factory=dict)
 
 
 def content_words(text: str) -> set[str]:
     return {w.lower() for w in words(text)} - STOPWORDS
 
 
-def source_app(source: str) -> str:
-    """``screen:weather:id/temp`` -> ``weather``."""
-    return source.removeprefix("screen:").split(":", 1)[0]
+def source_app(source: str, id_apps: Mapping[str, str] | None = None) -> str:
+    """``screen:weather:id/temp`` -> the app that shows it ("Weather"), lower-cased."""
+    prefix = source.removeprefix("screen:").split(":", 1)[0]
+    return (id_apps or {}).get(prefix, prefix).lower()
 
 
-def choose_plan(
+def apps_named(instruction: str, aliases: Mapping[str, str]) -> list[str]:
+    """Apps the instruction names (by app name or launcher label; "message" names Messages)."""
+    wanted = content_words(instruction)
+    named = []
+    for alias, app in aliases.items():
+        if app not in named and any(_word_matches(w, wanted) for w in content_words(alias)):
+            named.append(app)
+    return named
+
+
+def _word_matches(word: str, wanted: set[str]) -> bool:
+    return word in wanted or word + "s" in wanted or (word.endswith("s") and word[:-1] in wanted)
+
+
+def choose_plan(*args: Any, **kwargs: Any) -> PlanChoice | None:
+    """The best option of :func:`rank_plans`."""
+    ranked = rank_plans(*args, **kwargs)
+    return ranked[0] if ranked else None
+
+
+def rank_plans(
     instruction: str,
     retrieved: Sequence[RetrievedTrace],
     edges: Mapping[int, Edge],
@@ -103,20 +128,29 @@ def choose_plan(
     values: ValueIndex,
     aliases: Mapping[str, str],
     allow_stitching: bool = True,
-) -> PlanChoice | None:
+    id_apps: Mapping[str, str] | None = None,
+    app_counts: Mapping[str, int] | None = None,
+) -> list[PlanChoice]:
+    """Every option, best first: the team falls back on the next when one proves unworkable
+    (the recorded contact is not in this phone's list, so another recorded way is needed)."""
     if not retrieved:
-        return None
+        return []
     wanted = content_words(instruction)
     scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in retrieved}
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases)
-        for r in retrieved[:3]
+        for r in retrieved
     ]
+    options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
-        stitched = _stitch(instruction, wanted, retrieved, scripts, values, aliases)
+        context = _Context(instruction, wanted, values, aliases, id_apps or {}, app_counts or {})
+        stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
-            options.append(stitched)
-    return max(options, key=lambda o: o.score)
+            # A recorded workflow is safer than a new combination: stitch only for a clear gain.
+            if stitched.score > options[0].score + STITCH_MARGIN:
+                return [stitched, *options]
+            options.insert(1, stitched)
+    return options
 
 
 def _single(
@@ -124,101 +158,157 @@ def _single(
     values: ValueIndex, aliases: Mapping[str, str],
 ) -> PlanChoice:  # fmt: skip
     binding = bind(script, item.trace, instruction, values)
-    claimed = (binding.claimed | content_words(item.trace.instruction)) & wanted
-    claimed |= _named_apps(app_sequence(binding.steps), aliases, wanted)
-    score = len(claimed) - UNFILLED_PENALTY * binding.unfilled + item.score
+    shared = content_words(item.trace.instruction) | _named_apps(
+        app_sequence(binding.steps), aliases, wanted
+    )
+    claimed = _weigh(binding.claimed & wanted, shared & wanted)
+    score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled + item.score
     return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
 
 
+def _weigh(values: set[str], others: set[str]) -> dict[str, float]:
+    weights = dict.fromkeys(others, 1.0)
+    weights.update(dict.fromkeys(values, VALUE_WEIGHT))
+    return weights
+
+
 def _named_apps(apps: Sequence[str], aliases: Mapping[str, str], wanted: set[str]) -> set[str]:
-    named = set()
+    """Words of the instruction that name one of ``apps``."""
+    named: set[str] = set()
     for alias, app in aliases.items():
         if app in apps:
-            named |= {
-                w
-                for w in content_words(alias)
-                if w in wanted or w + "s" in wanted or w.rstrip("s") in wanted
-            }
+            for word in content_words(alias):
+                named |= {w for w in wanted if _word_matches(word, {w})}
     return named
+
+
+@dataclass(frozen=True)
+class _Context:
+    instruction: str
+    wanted: set[str]
+    values: ValueIndex
+    aliases: Mapping[str, str]
+    id_apps: Mapping[str, str]
+    app_counts: Mapping[str, int]
+
+    def app_of(self, source: str) -> str:
+        return source_app(source, self.id_apps)
 
 
 @dataclass
 class _Piece:
     app: str
     binding: Binding
-    claimed: set[str]
-    produces: list[str]
+    claimed: dict[str, float]
+    produces: list[str]  # screen sources (of this app) whose values the donor carried out
+    consumes: list[str]  # screen sources of other apps this piece types
     trace: Trace
     rank: int
-
-    @property
-    def consumes(self) -> list[str]:
-        return [
-            source
-            for s in self.binding.steps
-            for _, source in s.screen_slots
-            if source_app(source) != self.app
-        ]
+    penalty: float = 0.0
+    prior: float = 0.0  # how common the app is in the knowledge base: a tie-breaker
 
     @property
     def gain_base(self) -> float:
-        return -UNFILLED_PENALTY * self.binding.unfilled - SEGMENT_COST
+        return -UNFILLED_PENALTY * self.binding.unfilled - SEGMENT_COST - self.penalty
+
+
+MAX_PIECES = 4
+CANDIDATE_PIECES = 24
+#: A piece that types a value read in another app needs a piece that reads one first.
+FLOW_BONUS = 2.0
+PRIOR_WEIGHT = 0.3
+STITCH_MARGIN = 1.0
 
 
 def _stitch(
-    instruction: str, wanted: set[str], retrieved: Sequence[RetrievedTrace],
-    scripts: Mapping[str, list[ScriptStep]], values: ValueIndex, aliases: Mapping[str, str],
-) -> PlanChoice | None:  # fmt: skip
+    context: _Context, retrieved: Sequence[RetrievedTrace], scripts: Mapping[str, list[ScriptStep]]
+) -> PlanChoice | None:
+    """The best set of two or three pieces (one per app), searched exhaustively over the most
+    promising pieces: a greedy pick cannot see that a reader of the price needs the piece that
+    reads it."""
     pieces = [
         piece
         for rank, item in enumerate(retrieved)
-        for piece in _pieces(
-            item.trace, scripts[item.trace.episode_id], instruction, wanted, values, aliases, rank
-        )
+        for piece in _pieces(context, item.trace, scripts[item.trace.episode_id], rank)
     ]
-    chosen: list[_Piece] = []
-    covered: set[str] = set()
-    while True:
-        used_apps = {p.app for p in chosen}
-        scored = [
-            (len(p.claimed - covered) + p.gain_base, -p.rank, i)
-            for i, p in enumerate(pieces)
-            if p.app not in used_apps
-        ]
-        if not scored:
-            break
-        gain, _, best = max(scored)
-        if gain < 1.0:
-            break
-        chosen.append(pieces[best])
-        covered |= pieces[best].claimed
-    if len(chosen) < 2:
+    pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
+    pieces = pieces[:CANDIDATE_PIECES]
+    best: tuple[float, list[_Piece]] | None = None
+    for size in range(2, MAX_PIECES + 1):
+        for combo in itertools.combinations(pieces, size):
+            if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
+                continue  # one app twice, or one trace's own segments: the single option
+            score = _combo_score(list(combo))
+            if best is None or score > best[0]:
+                best = (score, list(combo))
+    if best is None:
         return None
-    ordered = _data_flow_order(chosen, instruction)
-    steps = _join(ordered)
-    score = len(covered) + sum(p.gain_base for p in ordered) + SEGMENT_COST
-    return PlanChoice(steps, [p.trace.episode_id for p in ordered], score, True, covered)
+    ordered = _data_flow_order(best[1], context)
+    covered = _covered(ordered)
+    return PlanChoice(
+        _join(ordered, context), [p.trace.episode_id for p in ordered], best[0], True, covered
+    )
 
 
-def _pieces(
-    trace: Trace, script: list[ScriptStep], instruction: str, wanted: set[str],
-    values: ValueIndex, aliases: Mapping[str, str], rank: int,
-) -> list[_Piece]:  # fmt: skip
+def _covered(pieces: Sequence[_Piece]) -> dict[str, float]:
+    covered: dict[str, float] = {}
+    for piece in pieces:
+        for word, weight in piece.claimed.items():
+            covered[word] = max(weight, covered.get(word, 0.0))
+    return covered
+
+
+def _combo_score(pieces: list[_Piece]) -> float:
+    score = sum(_covered(pieces).values()) + sum(p.gain_base for p in pieces) + SEGMENT_COST
+    for piece in pieces:
+        others = [o for o in pieces if o is not piece]
+        if _new_weight(piece.claimed, _covered(others)) < 1.0:
+            score -= 1.0  # a piece that explains nothing the others do not is dead weight
+        if piece.consumes:
+            fed = any(o.produces for o in others)
+            score += FLOW_BONUS if fed else -FLOW_BONUS
+        score += piece.prior
+    return score
+
+
+def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int) -> list[_Piece]:
     produced_by: dict[str, list[str]] = {}
     for step in script:
         for _, source in step.template.text_sources:
             if source.startswith("screen:"):
-                produced_by.setdefault(source_app(source), []).append(source)
+                produced_by.setdefault(context.app_of(source), []).append(source)
+    donor_words = content_words(trace.instruction)
     pieces = []
     for part in segments(script):
         app = next((s.app for s in part if not s.home and s.app), None)
         if app is None:
             continue
-        binding = bind(part, trace, instruction, values)
-        near = _context_words(trace.instruction, part, trace) & wanted
-        claimed = binding.claimed | near | _named_apps([app], aliases, wanted)
-        pieces.append(_Piece(app, binding, claimed, produced_by.get(app, []), trace, rank))
+        binding = bind(part, trace, context.instruction, context.values)
+        near = _context_words(trace.instruction, part, trace) & context.wanted
+        named = _named_apps([app], context.aliases, context.wanted)
+        # The donor named this app and the new task does not: its segment is likely not wanted.
+        penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
+        consumes = [
+            source
+            for step in binding.steps
+            for _, source in step.screen_slots
+            if context.app_of(source) != app.lower()
+        ]
+        produces = produced_by.get(app.lower(), [])
+        claimed = _weigh(binding.claimed & context.wanted, near | named)
+        prior = (
+            PRIOR_WEIGHT
+            * context.app_counts.get(app, 0)
+            / max(context.app_counts.values(), default=1)
+        )
+        pieces.append(
+            _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior)
+        )
     return pieces
+
+
+def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
+    return sum(max(0.0, w - covered.get(word, 0.0)) for word, w in claimed.items())
 
 
 def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trace) -> set[str]:
@@ -236,39 +326,37 @@ def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trac
                 continue
             for start in range(len(tokens) - len(value_words) + 1):
                 if tokens[start : start + len(value_words)] == value_words:
-                    lo, hi = (
-                        max(0, start - CONTEXT_WINDOW),
-                        start + len(value_words) + CONTEXT_WINDOW,
-                    )
+                    lo = max(0, start - CONTEXT_WINDOW)
+                    hi = start + len(value_words) + CONTEXT_WINDOW
                     found |= set(tokens[lo:start]) | set(tokens[start + len(value_words) : hi])
     return found - STOPWORDS
 
 
-def _data_flow_order(pieces: list[_Piece], instruction: str) -> list[_Piece]:
-    """Readers of other apps' values after the pieces that read those apps; else as claimed."""
-    tokens = [w.lower() for w in words(instruction)]
+def _data_flow_order(pieces: list[_Piece], context: _Context) -> list[_Piece]:
+    """Pieces that type values read in other apps come after the pieces working in those apps;
+    the rest keep the order in which the instruction mentions what they claim."""
+    tokens = [w.lower() for w in words(context.instruction)]
 
     def first_claim(piece: _Piece) -> int:
         return min((tokens.index(w) for w in piece.claimed if w in tokens), default=len(tokens))
 
     ordered = sorted(pieces, key=first_claim)
-    consumers = [
-        p for p in ordered if p.consumes and not any(source_app(s) == p.app for s in p.consumes)
-    ]
+    consumers = [p for p in ordered if p.consumes]
     return [p for p in ordered if p not in consumers] + consumers
 
 
-def _join(pieces: list[_Piece]) -> list[ScriptStep]:
+def _join(pieces: list[_Piece], context: _Context) -> list[ScriptStep]:
+    """Concatenate the pieces; a value read in an app the plan never visits is replaced by the
+    value the earlier pieces carry (the temperature, where the donor sent a note's text)."""
     steps: list[ScriptStep] = []
     carried: list[str] = []
     for number, piece in enumerate(pieces):
-        earlier_apps = {p.app for p in pieces[:number]}
+        visited = {p.app.lower() for p in pieces[: number + 1]}
         for step in piece.binding.steps:
             if step.screen_slots:
                 fallback = carried[-1] if carried else ""
-                known_apps = earlier_apps | {piece.app}
                 slots = tuple(
-                    (slot, fallback if fallback and source_app(src) not in known_apps else src)
+                    (slot, fallback if fallback and context.app_of(src) not in visited else src)
                     for slot, src in step.screen_slots
                 )
                 step = replace(step, screen_slots=slots, fallback_source=fallback)

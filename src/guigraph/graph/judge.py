@@ -161,12 +161,17 @@ def _mean_change(before: ScreenView, after: ScreenView) -> float:
 
 
 def judge_from_name(name: str, settings: RuleJudgeSettings | None = None) -> PageJumpJudge:
-    """``rule`` (model-free default) or ``llm`` (the paper's MLLM judge, from the model layer)."""
+    """``rule`` (model-free default) or ``llm`` (the paper's MLLM judge).
+
+    The model is the one of the environment (``GUIGRAPH_MODEL`` at ``OPENAI_BASE_URL``, see
+    docs/models.md); without one this fails with a ConfigError saying what to set.
+    """
     if name == "rule":
         return RuleJudge(settings)
     if name == "llm":
-        raise ConfigError(
-            "--judge llm needs the model layer (guigraph.llm with a configured MLLM), which this "
-            "build does not have yet; use --judge rule"
-        )
+        from guigraph.graph.model_judge import LLMJudge
+        from guigraph.llm.client import ChatClient
+        from guigraph.llm.config import ModelConfig
+
+        return LLMJudge(ChatClient(ModelConfig(max_tokens=256), role="judge"), RuleJudge(settings))
     raise ConfigError(f"unknown judge {name!r}: expected 'rule' or 'llm'")

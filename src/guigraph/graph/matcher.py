@@ -219,25 +219,45 @@ class StateIndex:
         self.apps.extend(apps)
 
     def search(self, descriptor: StateDescriptor, k: int = TOP_K) -> list[Candidate]:
-        """The best exemplar of each of (up to) ``k`` nodes, best first."""
+        """The best exemplar of each of (up to) ``k`` nodes of the same app, best first.
+
+        The app is a hard constraint, so it filters before the top-k is cut: a dialog that
+        every app shows alike must not crowd the right app's node out of the candidates.
+        """
         if len(self) == 0:
             return []
         by_text = descriptor.ranks_by_text
         query = self.combine(descriptor, visual=not by_text)
-        scores, ids = self.index.search(query, min(len(self), k * 2))
-        if by_text:
-            scores = scores / self.text_weight  # back to a cosine
+        fetch = min(len(self), k * 8)
+        while True:
+            scores, ids = self.index.search(query, fetch)
+            scale = 1.0 / self.text_weight if by_text else 1.0  # text alone: back to a cosine
+            best = self._best_per_node(scores[0], ids[0], scale, descriptor, k)
+            if len(best) == k or fetch == len(self):
+                return sorted(best.values(), key=lambda c: -c.score)
+            fetch = min(len(self), fetch * 4)
+
+    def _best_per_node(
+        self,
+        scores: np.ndarray,
+        ids: np.ndarray,
+        scale: float,
+        descriptor: StateDescriptor,
+        k: int,
+    ) -> dict[int, Candidate]:
         best: dict[int, Candidate] = {}
-        for score, exemplar in zip(scores[0], ids[0], strict=True):
+        for score, exemplar in zip(scores, ids, strict=True):
             if exemplar < 0:
                 continue
-            node = self.node_ids[exemplar]
-            if node in best:
+            app = self.apps[exemplar]
+            if descriptor.app and app and app != descriptor.app:
                 continue
-            best[node] = self._candidate(int(exemplar), float(score), descriptor)
-            if len(best) == k:
-                break
-        return sorted(best.values(), key=lambda c: -c.score)
+            node = self.node_ids[exemplar]
+            if node not in best:
+                best[node] = self._candidate(int(exemplar), float(score) * scale, descriptor)
+                if len(best) == k:
+                    break
+        return best
 
     def _candidate(self, exemplar: int, score: float, descriptor: StateDescriptor) -> Candidate:
         stored = self.index.reconstruct(exemplar)

@@ -9,12 +9,14 @@ new instruction, then quoted text.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 
 _WORD = re.compile(r"[\w°$€£%.:'’-]+")
-_QUOTED = re.compile(r"[\"“']([^\"”']{1,80})[\"”']")
+# A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
+_QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
 _EDGE_PUNCT = ".,:;!?'’"
 
 
@@ -47,12 +49,16 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     )
     opcodes = matcher.get_opcodes()
     start, end = span
-    if not _anchored(opcodes, start, end):
+    if not _anchored(opcodes, start, end, [w.lower() for w in old]):
         return None
     new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
     if new_start >= new_end or new_end - new_start > len(value) + 2:
         return None
-    return " ".join(new[new_start:new_end])
+    found = new[new_start:new_end]
+    if all(w[:1].isupper() or w[:1].isdigit() for w in value):
+        # A name stands for a name: "Paris" -> "Rome", not "Rome under".
+        found = list(itertools.takewhile(lambda w: w[:1].isupper() or w[:1].isdigit(), found))
+    return " ".join(found) or None
 
 
 Opcode = tuple[str, int, int, int, int]
@@ -61,12 +67,40 @@ Opcode = tuple[str, int, int, int, int]
 ANCHOR_DISTANCE = 2
 
 
-def _anchored(opcodes: Sequence[Opcode], start: int, end: int) -> bool:
-    """An unchanged word lies within two words of the value (or inside it)."""
-    return any(
-        tag == "equal" and i2 > start - ANCHOR_DISTANCE - 1 and i1 < end + ANCHOR_DISTANCE + 1
-        for tag, i1, i2, _, _ in opcodes
-    )
+#: Words too common to anchor an alignment on ("the" is in both of any two sentences).
+ANCHOR_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "by",
+        "with",
+        "my",
+        "me",
+        "it",
+        "its",
+        "is",
+    ]
+)
+
+
+def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str]) -> bool:
+    """An unchanged meaningful word lies within two words of the value (or inside it)."""
+    near = range(max(0, start - ANCHOR_DISTANCE), end + ANCHOR_DISTANCE)
+    for tag, i1, i2, _, _ in opcodes:
+        if tag != "equal":
+            continue
+        if any(i in near and old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2)):
+            return True
+    return False
 
 
 def _map_index(opcodes: Sequence[Opcode], index: int, is_end: bool) -> int:
@@ -101,5 +135,7 @@ def fill_slot(
     for value in seen:
         if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lowered):
             return value
+    if not _QUOTED.search(old_instruction):
+        return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None

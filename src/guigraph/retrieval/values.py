@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
+#: Two sites sharing this many values hold the same kind of value (contacts, cities).
+SHARED_TO_POOL = 2
 
 
 def type_site(node: int, field_label: str) -> Site:
@@ -35,6 +37,7 @@ def label_in_instruction(label: str, instruction: str) -> bool:
 class ValueIndex:
     def __init__(self) -> None:
         self.by_site: dict[Site, set[str]] = defaultdict(set)
+        self._pools: dict[Site, set[str]] | None = None
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
 
@@ -46,6 +49,7 @@ class ValueIndex:
         return index
 
     def add_trace(self, trace: Trace, edges: dict[int, Edge]) -> None:
+        self._pools = None
         steps = [
             (trace.node_path[k], str(edge_id), template)
             for k, edge_id in enumerate(trace.edge_path)
@@ -68,8 +72,42 @@ class ValueIndex:
                 if named:
                     self.by_site[(node, "click")].add(template.target_label)
 
+    def sites_naming(self, instruction: str) -> list[Site]:
+        """Sites with a recorded value that the instruction names (a known contact, city)."""
+        return [
+            site
+            for site, values in self.by_site.items()
+            if any(label_in_instruction(value, instruction) for value in values)
+        ]
+
     def known(self, site: Site) -> set[str]:
-        return self.by_site.get(site, set())
+        """Values seen at ``site`` and at every site that shares values with it.
+
+        Contacts tapped in Messages and typed into Mail's "To" field are one kind of value; a
+        name seen only in one app still counts as a contact in the other.
+        """
+        if self._pools is None:
+            self._pools = self._pool_sites()
+        return self._pools.get(site, self.by_site.get(site, set()))
+
+    def _pool_sites(self) -> dict[Site, set[str]]:
+        sites = [site for site, values in self.by_site.items() if values]
+        parent = {site: site for site in sites}
+
+        def root(site: Site) -> Site:
+            while parent[site] != site:
+                parent[site] = parent[parent[site]]
+                site = parent[site]
+            return site
+
+        for i, a in enumerate(sites):
+            for b in sites[i + 1 :]:
+                if len(self.by_site[a] & self.by_site[b]) >= SHARED_TO_POOL:
+                    parent[root(a)] = root(b)
+        pooled: dict[Site, set[str]] = defaultdict(set)
+        for site in sites:
+            pooled[root(site)] |= self.by_site[site]
+        return {site: pooled[root(site)] for site in sites}
 
     def is_value_label(self, node: int, label: str, instruction: str) -> bool:
         """Whether a tapped label is the task's value ("Paris" in a list of cities) rather

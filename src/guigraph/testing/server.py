@@ -210,14 +210,23 @@ class _Handler(BaseHTTPRequestHandler):
             return
         owner.authorizations.append(self.headers.get("Authorization", ""))
         owner._enter()
+        self._counted = True
         try:
             self._answer(owner, body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout); nothing to answer
         except ReferenceError:
             return  # the test dropped the server while this (slow) reply slept
-        with contextlib.suppress(ReferenceError):
-            owner._leave()
+        self._leave()
+
+    def _leave(self) -> None:
+        """Count the request as finished, once, and *before* its last bytes go out: a client
+        that has read the reply may send its next request at once, and counting the two
+        together would report a concurrency the client never had."""
+        if getattr(self, "_counted", False):
+            self._counted = False
+            with contextlib.suppress(ReferenceError):
+                self.server.owner._leave()
 
     def _answer(self, owner: FakeModelServer, body: dict[str, Any]) -> None:
         model = str(body.get("model", ""))
@@ -299,6 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._event({**base, "choices": [choice]})
         if usage is not None:
             self._event({**base, "choices": [], "usage": usage})
+        self._leave()
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
@@ -323,6 +333,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
+        self._leave()
         self.end_headers()
         self.wfile.write(payload)
 

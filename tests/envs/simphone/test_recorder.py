@@ -161,3 +161,41 @@ def test_cli_refuses_bad_options(tmp_path: Path) -> None:
         app, ["sim", "show", "--task", "nope", "--out", str(tmp_path / "x.png")]
     )
     assert bad_task.exit_code != 0 and "unknown SimPhone template" in bad_task.output
+
+
+def test_recordings_are_identical_across_processes(tmp_path: Path) -> None:
+    """Nothing depends on hash randomization or process state: same seed, same bytes."""
+    import filecmp
+    import os
+    import subprocess
+    import sys
+
+    for name, hash_seed in (("a", "1"), ("b", "77")):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "guigraph",
+                "sim",
+                "record",
+                "--out",
+                str(tmp_path / name),
+                "--episodes",
+                "4",
+                "--seed",
+                "3",
+                "--noise",
+                "0.4",
+            ],
+            check=True,
+            env=env,
+            capture_output=True,
+        )
+    for sub in ("annotations", "screenshots", "truth", "splits"):
+        compared = filecmp.dircmp(tmp_path / "a" / sub, tmp_path / "b" / sub)
+        assert not compared.left_only and not compared.right_only
+        _, mismatch, errors = filecmp.cmpfiles(
+            tmp_path / "a" / sub, tmp_path / "b" / sub, compared.common_files, shallow=False
+        )
+        assert not mismatch and not errors, mismatch

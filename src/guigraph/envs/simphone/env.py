@@ -136,20 +136,21 @@ class SimPhone(Env):
             return "nothing to touch there", None
         widget = placed.widget
         entry = world.entry
+        name = widget.text or widget.key or "that"
         if long:
             if widget.long is None:
-                return f"long press on {widget.text or widget.key} did nothing", None
+                return f"long press on {name} did nothing", None
             widget.long(world)
-            return f"long-pressed {widget.text or widget.key}", None
+            return f"long-pressed {name}", None
         if widget.kind == "input" and entry is not None:
             entry.focus = widget.key
             return f"focused {widget.placeholder}", None
         if widget.key == "kb_enter" and entry is not None:
             return self._enter(world, view), None
         if widget.tap is None:
-            return f"{widget.text or widget.key} is not clickable", None
+            return f"{name} is not clickable", None
         widget.tap(world)
-        return f"tapped {widget.text or widget.key}", None
+        return f"tapped {name}", None
 
     def _enter(self, world: World, view: phone.PhoneView) -> str:
         entry = world.entry

@@ -1,0 +1,64 @@
+"""The state index and the dual check, on hand-made descriptors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from guigraph.graph.matcher import (
+    DualThresholdVerifier,
+    MatchSettings,
+    StateDescriptor,
+    StateIndex,
+    structure_vectors,
+)
+from guigraph.graph.screen import VISUAL_DIM
+
+TEXT_DIM = 64
+
+
+def unit(seed: int, dim: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(dim).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def dialog(app: str, visual_seed: int = 0, from_ui: bool = True) -> StateDescriptor:
+    text = structure_vectors(
+        [["button:dismiss", "button:rate_now", "textview:dialog_title"]], TEXT_DIM
+    )[0]
+    return StateDescriptor("dialog", text, unit(visual_seed, VISUAL_DIM), app, from_ui=from_ui)
+
+
+def test_same_dialog_in_many_apps_does_not_crowd_out_the_right_app() -> None:
+    index = StateIndex(TEXT_DIM, 0.5)
+    for node in range(1, 13):
+        index.add(node, dialog(f"app{node}"))
+    found = index.search(dialog("app12"), k=4)
+    assert [c.node_id for c in found] == [12]
+    assert found[0].score == pytest.approx(1.0, abs=1e-5)
+
+
+def test_identical_structure_is_accepted_without_decoding_the_screenshot() -> None:
+    index = StateIndex(TEXT_DIM, 0.5)
+    index.add(7, dialog("notes"))
+    text_only = StateDescriptor("dialog", dialog("notes").text_vector, None, "notes", from_ui=True)
+    candidate = index.search(text_only)[0]
+    verifier = DualThresholdVerifier(MatchSettings())
+    assert verifier.accepts(None, text_only, candidate)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="visual vector"):
+        _ = candidate.visual_similarity  # it was never needed
+
+
+def test_descriptions_need_the_visual_check_too() -> None:
+    index = StateIndex(TEXT_DIM, 0.5)
+    index.add(1, dialog("notes", visual_seed=1, from_ui=False))
+    other_look = dialog("notes", visual_seed=2, from_ui=False)
+    candidate = index.search(other_look)[0]
+    assert candidate.text_similarity == pytest.approx(1.0, abs=1e-5)
+    assert candidate.visual_similarity < 0.5
+    assert not DualThresholdVerifier(MatchSettings()).accepts(None, other_look, candidate)  # type: ignore[arg-type]
+
+
+def test_text_weight_must_leave_room_for_both() -> None:
+    with pytest.raises(ValueError, match="text_weight"):
+        MatchSettings(text_weight=1.0)

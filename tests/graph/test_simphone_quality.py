@@ -1,0 +1,50 @@
+"""The model-free build against SimPhone's ground truth: the tuned defaults keep their quality.
+
+A small recording (30 episodes, noise 0.1) so the suite stays fast; BENCHMARKS.md has the
+300-episode figures on two device profiles.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from guigraph.data.odyssey import OdysseyDataset
+from guigraph.envs.simphone.recorder import record
+from guigraph.graph.build import GraphBuilder
+from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.settings import KBSettings
+from guigraph.graph.truth import check
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def simphone_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("simphone")
+    record(out, episodes=30, seed=5, noise=0.1)
+    return out
+
+
+def build(logs: Path, kb_dir: Path, use_ui: bool) -> KnowledgeBase:
+    dataset = OdysseyDataset(logs)
+    kb = KnowledgeBase.create(kb_dir, KBSettings(use_ui=use_ui))
+    ids = dataset.episode_ids(split="random", part="train")
+    summary = GraphBuilder(kb).build([(i, lambda i=i: dataset.load(i)) for i in ids])
+    assert summary.added == len(ids) and not summary.skipped
+    return kb
+
+
+def test_with_ui_tree(simphone_logs: Path, tmp_path: Path) -> None:
+    report = check(build(simphone_logs, tmp_path / "kb", use_ui=True), simphone_logs)
+    assert report.jump_accuracy >= 0.95
+    assert report.purity >= 0.95
+    assert report.ari >= 0.85
+
+
+def test_screenshots_and_descriptions_only(simphone_logs: Path, tmp_path: Path) -> None:
+    report = check(build(simphone_logs, tmp_path / "kb", use_ui=False), simphone_logs)
+    assert report.jump_accuracy >= 0.9
+    assert report.purity >= 0.9
+    assert report.ari >= 0.75
