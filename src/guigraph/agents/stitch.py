@@ -23,56 +23,16 @@ from guigraph.agents.script import (
     segments,
     trace_script,
 )
-from guigraph.retrieval.slots import words
+from guigraph.retrieval.slots import STOPWORDS, content_words, words
 from guigraph.retrieval.values import ValueIndex
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node, Trace
     from guigraph.retrieval.context import RetrievedTrace
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "by",
-        "with",
-        "from",
-        "it",
-        "its",
-        "my",
-        "me",
-        "i",
-        "is",
-        "are",
-        "be",
-        "this",
-        "that",
-        "then",
-        "up",
-        "down",
-        "into",
-        "under",
-        "over",
-        "as",
-        "please",
-        "can",
-        "you",
-        "your",
-        "what",
-        "how",
-        "who",
-        "which",
-    ]
-)
+#: How much the instruction similarity of a trace (cosine, 0..1) weighs against the words it
+#: explains: enough to break ties between traces that explain the same words.
+SIMILARITY_WEIGHT = 3.0
 UNFILLED_PENALTY = 2.0
 #: A word of the instruction explained as a value (a city typed, a contact tapped) is stronger
 #: evidence that a piece belongs to the task than a word its donor instruction shares.
@@ -88,10 +48,6 @@ class PlanChoice:
     score: float
     stitched: bool
     claimed: dict[str, float] = field(default_factory=dict)
-
-
-def content_words(text: str) -> set[str]:
-    return {w.lower() for w in words(text)} - STOPWORDS
 
 
 def source_app(source: str, id_apps: Mapping[str, str] | None = None) -> str:
@@ -162,7 +118,8 @@ def _single(
         app_sequence(binding.steps), aliases, wanted
     )
     claimed = _weigh(binding.claimed & wanted, shared & wanted)
-    score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled + item.score
+    score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
+    score += SIMILARITY_WEIGHT * item.score
     return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
 
 

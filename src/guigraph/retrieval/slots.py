@@ -20,6 +20,62 @@ _QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!
 _EDGE_PUNCT = ".,:;!?'’"
 
 
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "by",
+        "with",
+        "from",
+        "it",
+        "its",
+        "my",
+        "me",
+        "i",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "then",
+        "up",
+        "down",
+        "into",
+        "under",
+        "over",
+        "as",
+        "please",
+        "can",
+        "you",
+        "your",
+        "what",
+        "how",
+        "who",
+        "which",
+        "about",
+    ]
+)
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words that carry meaning, plurals folded ("bookmarks" -> "bookmark")."""
+    return {normal_word(w) for w in words(text)} - STOPWORDS
+
+
+def normal_word(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def words(text: str) -> list[str]:
     return [w.strip(_EDGE_PUNCT) for w in _WORD.findall(text) if w.strip(_EDGE_PUNCT)]
 
