@@ -187,7 +187,8 @@ def fill_slot(
     if aligned:
         return aligned
     lowered = new_instruction.lower()
-    seen = sorted({v for v in known_values if v}, key=len, reverse=True)
+    # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
+    seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
     for value in seen:
         if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lowered):
             return value

@@ -81,6 +81,18 @@ class ValueIndex:
         ]
 
     def known(self, site: Site) -> set[str]:
+        """Values seen at ``site`` (pooled with sites sharing values); for taps, only labels
+        that behave as values (see :meth:`is_value_label`), never a control like "Save"."""
+        values = self._known(site)
+        if site[1] != "click":
+            return values
+        return {v for v in values if self._named_every_time(site[0], v)}
+
+    def _named_every_time(self, node: int, label: str) -> bool:
+        named, total = self.tapped.get((node, label), [0, 0])
+        return total == 0 or named == total
+
+    def _known(self, site: Site) -> set[str]:
         """Values seen at ``site`` and at every site that shares values with it.
 
         Contacts tapped in Messages and typed into Mail's "To" field are one kind of value; a
@@ -118,5 +130,7 @@ class ValueIndex:
         """
         if not label_in_instruction(label, instruction):
             return False
-        named, total = self.tapped.get((node, label), [0, 0])
-        return named == total and len(self.by_site.get((node, "click"), set())) >= 2
+        values = {
+            v for v in self.by_site.get((node, "click"), set()) if self._named_every_time(node, v)
+        }
+        return self._named_every_time(node, label) and len(values) >= 2
