@@ -221,6 +221,10 @@ class GraphPolicy:
         index, action = self.pending
         last = history[-1]
         worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
+        if last.outcome.status is OutcomeStatus.NO_EFFECT and index is not None:
+            # An in-page step may change nothing visible (an item added to a cart off screen);
+            # repeating it would not help. A step that should have left the state did fail.
+            worked = self.script[index].jumps_to is None
         if last.action == action and worked:
             if index is None and self.route:
                 self.route.pop(0)
@@ -263,14 +267,16 @@ class GraphPolicy:
         kind = step.template.type
         if kind in ("click", "long_press"):
             proposal = self._proposal(self.cursor, step, state, memory)
-            if proposal is None and (here == step.node or self.mode == "trace"):
+            # Where the step belongs (or, unlocalized, in its app: another screen size can
+            # hide the target below the fold), look further down before giving up on it.
+            in_place = here == step.node or (here is None and _same_app(state.app, step.app))
+            if proposal is None and (in_place or self.mode == "trace"):
                 return self._reveal(state) or self._switch_plan(here, state, feedback, memory)
             return proposal
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
             return self._proposal(self.cursor, step, state, memory) if typing_possible else None
-        same_app = (state.app or "").lower() == (step.app or "").lower()
-        if here == step.node or same_app or self.mode == "trace":
+        if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
         return None
 
@@ -385,6 +391,10 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def _same_app(a: str | None, b: str | None) -> bool:
+    return bool(a) and (a or "").lower() == (b or "").lower()
 
 
 def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
