@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from guigraph.agents.grounding import ground
@@ -271,7 +271,11 @@ class GraphPolicy:
             # hide the target below the fold), look further down before giving up on it.
             in_place = here == step.node or (here is None and _same_app(state.app, step.app))
             if proposal is None and (in_place or self.mode == "trace"):
-                return self._reveal(state) or self._switch_plan(here, state, feedback, memory)
+                return (
+                    self._reveal(state)
+                    or self._detour_for_value(here, state, feedback, memory)
+                    or self._switch_plan(here, state, feedback, memory)
+                )
             return proposal
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
@@ -279,6 +283,22 @@ class GraphPolicy:
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
         return None
+
+    def _detour_for_value(
+        self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
+    ) -> Proposal | None:
+        """The value to tap is not offered here (no conversation with Jonas yet): splice in a
+        recorded way from this state that types a value of the same kind and then taps it
+        (new message, type the name, pick the suggestion)."""
+        step = self.script[self.cursor]
+        if self.mode != "graph" or here is None or step.label == step.template.target_label:
+            return None
+        detour = find_value_detour(self.view, here, step)
+        if detour is None:
+            return None
+        self.script[self.cursor : self.cursor + 1] = detour
+        self.notes.append(f"typed {step.label!r} through another recorded way at state {here}")
+        return self._current_step(state, feedback, memory)
 
     def _switch_plan(
         self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
@@ -337,7 +357,12 @@ class GraphPolicy:
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         here = self._here(state)
-        if self.mode != "graph" or here is None:
+        if self.mode != "graph":
+            return None
+        if self.script[self.cursor].home and not is_home(state.app):
+            self.pending = None  # home is one key away from anywhere
+            return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
+        if here is None:
             return None
         if not self.route or self.route[0].node != here:
             self.route = self._route(here, self.script[self.cursor].node)
@@ -391,6 +416,43 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[ScriptStep] | None:
+    """Steps from a recorded trace leaving ``here`` that type a value and then tap it, where
+    that value is of the same kind as ``step``'s (the two sites share recorded values)."""
+    from guigraph.agents.script import trace_script
+    from guigraph.retrieval.values import type_site
+
+    wanted_kind = view.values.known((step.node, "click"))
+    for trace in view.traces:
+        if here not in trace.node_path:
+            continue
+        script = trace_script(trace, view.edges, view.nodes)
+        start = next((i for i, s in enumerate(script) if s.node == here), None)
+        if start is None:
+            continue
+        field, typed_at = "", None
+        for i, candidate in enumerate(script[start : start + 6], start):
+            kind = candidate.template.type
+            if (
+                kind == "type"
+                and len(wanted_kind & view.values.known(type_site(candidate.node, field))) >= 2
+            ):
+                typed_at = i
+            elif kind in ("click", "long_press"):
+                if (
+                    typed_at is not None
+                    and len(wanted_kind & view.values.known((candidate.node, "click"))) >= 2
+                ):
+                    return [
+                        replace(s, text=step.label, screen_slots=()) if j == typed_at
+                        else replace(s, label=step.label) if j == i
+                        else s
+                        for j, s in enumerate(script[start : i + 1], start)
+                    ]  # fmt: skip
+                field = candidate.template.target_label
+    return None
 
 
 def _same_app(a: str | None, b: str | None) -> bool:

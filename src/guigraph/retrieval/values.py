@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
-#: Two sites sharing this many values hold the same kind of value (contacts, cities).
-SHARED_TO_POOL = 2
+#: Sites sharing a recorded value hold the same kind of value (contacts, cities): a site seen
+#: once still pools with the others.
+SHARED_TO_POOL = 1
 
 
 def type_site(node: int, field_label: str) -> Site:
