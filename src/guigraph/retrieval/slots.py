@@ -105,9 +105,16 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     )
     opcodes = matcher.get_opcodes()
     start, end = span
-    if not _anchored(opcodes, start, end, [w.lower() for w in old]):
-        return None
     new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    # The last words of both sentences anchor each other ("... at 07:00" / "..., 21:00").
+    at_the_end = (
+        end == len(old)
+        and new_end == len(new)
+        and _shape(" ".join(new[new_start:new_end])) == _shape(example)
+        and any(c.isdigit() or c.isupper() for c in example)
+    )
+    if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
+        return None
     if new_start >= new_end or new_end - new_start > len(value) + 2:
         return None
     found = new[new_start:new_end]
@@ -118,9 +125,6 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
 
 
 Opcode = tuple[str, int, int, int, int]
-
-
-ANCHOR_DISTANCE = 2
 
 
 #: Words too common to anchor an alignment on ("the" is in both of any two sentences).
@@ -148,13 +152,24 @@ ANCHOR_STOPWORDS = frozenset(
 )
 
 
+def _shape(text: str) -> str:
+    """Character classes with runs collapsed: "07:00" and "21:00" are both "d:d"."""
+    classes = (
+        "d" if c.isdigit() else "A" if c.isupper() else "a" if c.isalpha() else c for c in text
+    )
+    return "".join(k for k, _ in itertools.groupby(classes))
+
+
 def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str]) -> bool:
-    """An unchanged meaningful word lies within two words of the value (or inside it)."""
-    near = range(max(0, start - ANCHOR_DISTANCE), end + ANCHOR_DISTANCE)
+    """An unchanged run of words touches the value (or overlaps it), and that run holds a
+    meaningful word: "temperature in [Paris]", not "the [Paris]"."""
     for tag, i1, i2, _, _ in opcodes:
-        if tag != "equal":
-            continue
-        if any(i in near and old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2)):
+        touches = i2 == start or i1 == end or (i1 < end and start < i2)
+        if (
+            tag == "equal"
+            and touches
+            and any(old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2))
+        ):
             return True
     return False
 
