@@ -65,11 +65,39 @@ class GraphView:
     id_apps: dict[str, str] = field(default_factory=dict)
     app_counts: dict[str, int] = field(default_factory=dict)  # traces that use each app
 
-    def __post_init__(self) -> None:
-        if not self.app_counts:
-            from collections import Counter
+    #: app -> words nearly every instruction using the app says, and that rarely appear
+    #: without it ("email" for Mail): an app whose marker the task lacks is likely not wanted.
+    markers: dict[str, set[str]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        from collections import Counter
+
+        if not self.app_counts:
             self.app_counts = dict(Counter(a for t in self.traces for a in self._apps_of(t) if a))
+        if not self.markers:
+            self.markers = self._find_markers()
+
+    def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
+        from collections import Counter
+
+        from guigraph.retrieval.slots import content_words
+
+        with_app: dict[str, Counter[str]] = {}
+        overall: Counter[str] = Counter()
+        for trace in self.traces:
+            said = content_words(trace.instruction)
+            overall.update(said)
+            for app in self._apps_of(trace):
+                with_app.setdefault(app, Counter()).update(said)
+        markers: dict[str, set[str]] = {}
+        for app, counts in with_app.items():
+            total = self.app_counts.get(app, 0)
+            markers[app] = {
+                word
+                for word, n in counts.items()
+                if total >= 3 and n >= share * total and n >= share * overall[word]
+            }
+        return markers
 
     def traces_using(self, app: str, instruction: str, k: int = 8) -> list[RetrievedTrace]:
         """The ``k`` traces most like ``instruction`` among those that work in ``app``.
@@ -163,7 +191,7 @@ class GraphPolicy:
         ranked = rank_plans(
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
-            app_counts=self.view.app_counts,
+            app_counts=self.view.app_counts, markers=self.view.markers,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

@@ -8,6 +8,8 @@ on an earlier screen.
 
 from __future__ import annotations
 
+import re
+
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.agents.script import ScriptStep
@@ -16,6 +18,7 @@ from guigraph.retrieval.slots import content_words
 from guigraph.types import Action, ActionType, ScrollDirection
 
 _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
+UNFILLED = re.compile(r"\{text\d+\}")
 
 
 def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:

@@ -86,6 +86,7 @@ def rank_plans(
     allow_stitching: bool = True,
     id_apps: Mapping[str, str] | None = None,
     app_counts: Mapping[str, int] | None = None,
+    markers: Mapping[str, set[str]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed)."""
@@ -99,7 +100,9 @@ def rank_plans(
     ]
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
-        context = _Context(instruction, wanted, values, aliases, id_apps or {}, app_counts or {})
+        context = _Context(
+            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {}
+        )
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
             # A recorded workflow is safer than a new combination: stitch only for a clear gain.
@@ -147,6 +150,7 @@ class _Context:
     aliases: Mapping[str, str]
     id_apps: Mapping[str, str]
     app_counts: Mapping[str, int]
+    markers: Mapping[str, set[str]] = field(default_factory=dict)
 
     def app_of(self, source: str) -> str:
         return source_app(source, self.id_apps)
@@ -245,6 +249,9 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
         penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
+        marks = context.markers.get(app, set())
+        if marks and not marks & context.wanted:
+            penalty += 1.0  # every recorded use of this app says "email"; this task does not
         consumes = [
             source
             for step in binding.steps

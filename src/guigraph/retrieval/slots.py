@@ -207,7 +207,20 @@ def fill_slot(
     for value in seen:
         if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lowered):
             return value
+    same_shape = _same_shape_spans(example, new_instruction)
+    if len(same_shape) == 1:
+        return same_shape[0]
     if not _QUOTED.search(old_instruction):
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _same_shape_spans(example: str, instruction: str) -> list[str]:
+    """Spans of the instruction shaped like a date or time example ("Jun 22" -> "Jul 7")."""
+    if not any(c.isdigit() for c in example):
+        return []
+    size, shape = len(words(example)), _shape(example)
+    tokens = words(instruction)
+    spans = {" ".join(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+    return sorted(span for span in spans if _shape(span) == shape)
