@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
-    from guigraph.agents.team import TeamOptions
     from guigraph.eval.replay import MakeTeam
     from guigraph.graph.kb import KnowledgeBase
+    from guigraph.llm.hub import ModelHub
 
 POLICIES = ("graph", "model", "hybrid")
 
@@ -42,7 +43,12 @@ def replay(
     memory: Annotated[
         str, typer.Option("--memory", help="graph, or trace (the paper's linear-memory baseline).")
     ] = "graph",
-    verify: Annotated[str, typer.Option("--verify", help="Verifier: always or never.")] = "always",
+    verify: Annotated[
+        str,
+        typer.Option(
+            "--verify", help="Verifier: always, never, or adaptive (model policies only)."
+        ),
+    ] = "always",
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Replay only the first N test episodes.")
     ] = None,
@@ -52,7 +58,6 @@ def replay(
 
     Refuses a knowledge base built from any of the episodes it would replay.
     """
-    from guigraph.agents.team import TeamOptions
     from guigraph.data.odyssey import OdysseyDataset
     from guigraph.errors import GuigraphError
     from guigraph.eval.replay import check_kb_disjoint, replay_to_file
@@ -68,12 +73,15 @@ def replay(
     with knowledge:
         try:
             check_kb_disjoint(knowledge, ids)  # before the graph is loaded for nothing
-            options = TeamOptions(memory=memory, verify=verify)
-            make_team = team_factory(policy, knowledge, options, model, base_url)
-            summary = replay_to_file(
-                dataset, ids, make_team, out, kb=knowledge, seed=seed,
-                on_episode=lambda i: typer.echo(f"replayed {i}", err=True),
-            )  # fmt: skip
+            with ExitStack() as resources:
+                make_team, hub = team_factory(
+                    policy, knowledge, memory, verify, resources, model, base_url
+                )
+                summary = replay_to_file(
+                    dataset, ids, make_team, out, kb=knowledge, seed=seed,
+                    on_episode=lambda i: typer.echo(f"replayed {i}", err=True),
+                )  # fmt: skip
+                usage = _save_usage(hub, out)
         except (GuigraphError, OSError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
@@ -82,6 +90,14 @@ def replay(
         f"{summary.unpredicted} left unpredicted after an early end); "
         f"{len(summary.skipped)} already in {out}. Score with: guigraph score {out}"
     )
+    if usage is not None:
+        typer.echo(f"model usage of this run: {usage}")
+
+
+def _save_usage(hub: ModelHub | None, out: Path) -> Path | None:
+    if hub is None:
+        return None
+    return hub.save_usage(out.with_name(out.stem + ".usage.json"))
 
 
 def _test_ids(dataset: object, split: str) -> list[str]:
@@ -100,22 +116,38 @@ def _test_ids(dataset: object, split: str) -> list[str]:
 def team_factory(
     policy: str,
     kb: KnowledgeBase,
-    options: TeamOptions,
+    memory: str,
+    verify: str,
+    resources: ExitStack,
     model: str | None = None,
     base_url: str | None = None,
-) -> MakeTeam:
-    """A function making a fresh team per episode for ``--policy``."""
+) -> tuple[MakeTeam, ModelHub | None]:
+    """A function making a fresh team per episode for ``--policy``, and the model hub if any.
+
+    The hub is closed with ``resources``. The graph view is loaded once and shared; each
+    episode gets a fresh policy cursor.
+    """
+    from guigraph.agents.graph_policy import GraphView
     from guigraph.errors import ConfigError
 
     if policy not in POLICIES:
         raise ConfigError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    if policy != "graph":
-        raise ConfigError(
-            f"--policy {policy} is not available yet: the model-backed team has not landed "
-            "(use --policy graph)"
-        )
-    from guigraph.agents.graph_policy import GraphView
-    from guigraph.agents.team import rule_team
+    if policy == "graph":
+        from guigraph.agents.team import TeamOptions, rule_team
 
-    view = GraphView.load(kb)  # loaded once; each episode gets a fresh policy cursor
-    return lambda episode: rule_team(kb, view, options)
+        options = TeamOptions(memory=memory, verify=verify)
+        view = GraphView.load(kb)
+        return (lambda episode: rule_team(kb, view, options)), None
+    from guigraph.agents.model_team import ModelTeamOptions, model_team
+    from guigraph.llm.config import ModelConfig, RoleModels
+    from guigraph.llm.hub import ModelHub
+    from guigraph.types import ODYSSEY_ACTIONS
+
+    # The decider is offered GUIOdyssey's actions only: open_app or wait would score wrong.
+    model_options = ModelTeamOptions(
+        policy=policy, verify=verify, memory=memory, action_space=ODYSSEY_ACTIONS
+    )
+    config = ModelConfig(model=model or "", base_url=base_url or "").resolved()
+    hub = resources.enter_context(ModelHub(RoleModels(default=config)))
+    view = GraphView.load(kb)
+    return (lambda episode: model_team(kb, view, hub, model_options)), hub
