@@ -17,12 +17,9 @@ from typer.testing import CliRunner
 from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Team
 from guigraph.agents.memory import FocusMemory
-from guigraph.agents.observer import RuleObserver
-from guigraph.agents.prompting import render_elements
 from guigraph.agents.roles import Feedback, HistoryEntry, Proposal, SemanticState, SubGoal
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.cli.main import app
-from guigraph.data.commands import action_to_command
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.recorder import record
 from guigraph.errors import ConfigError
@@ -38,7 +35,7 @@ from guigraph.eval.steps import StepRecord, read_steps, score_records
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.testing import FakeModelServer
 from guigraph.types import Action, ActionType, Episode
-from tests.agents.oracle import COORDS, Frame, Oracle, _screen
+from tests.eval.replay_oracle import replay_oracle
 
 runner = CliRunner()
 
@@ -203,37 +200,6 @@ def test_actions_without_an_official_command_are_scored_wrong_not_crashing() -> 
         StepRecord("e", 2, "General_Tool", 3, "COMPLETE", UNPREDICTED),
     ]
     assert [s.is_correct for s in score_records(records)] == [False, False, False]
-
-
-def replay_oracle(dataset: OdysseyDataset, ids: Sequence[str]) -> Oracle:
-    """The loopback oracle of the agent tests, knowing the recorded episodes instead of the
-    expert's rollouts: it finds the screen of a request among the recorded ones and answers
-    as each role should; the decider answers with the GUIOdyssey command string."""
-    oracle = CommandOracle([])
-    observer = RuleObserver()
-    for episode_id in ids:
-        episode = dataset.load(episode_id)
-        frames = []
-        for index, step in enumerate(episode.steps):
-            state = observer.observe(step.observation, None)
-            later = episode.steps[index + 1 :]
-            next_app = later[0].observation.app if later else state.app
-            frames.append(Frame(render_elements(state, COORDS), state, step.action, next_app))
-        oracle.rollouts[episode.instruction] = frames
-    return oracle
-
-
-class CommandOracle(Oracle):
-    def _decider(self, text: str) -> str:
-        frame = self._best(text, _screen(text))
-        if frame is None:
-            return "PRESS_BACK"
-        action = frame.action
-        if action.point is None:
-            return action_to_command(action)
-        x, y = COORDS.from_point(action.point, frame.state.observation.screen)
-        kind = "CLICK" if action.type is ActionType.CLICK else "LONG_PRESS"
-        return f"{kind}: ({round(x)}, {round(y)})"
 
 
 @pytest.mark.parametrize("policy", ["model", "hybrid"])
