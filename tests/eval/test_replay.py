@@ -234,6 +234,21 @@ def test_model_policies_replay_against_the_loopback_server(
     assert usage["run"]["calls"] == server.request_count
 
 
+def test_a_model_the_server_does_not_serve_is_refused_before_replaying(
+    logs: Path, kb: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "STEPS.jsonl"
+    args = ["replay", str(logs), "--kb", str(kb), "--policy", "model", "--out", str(out)]
+    with FakeModelServer(models=("served-model",)) as server:
+        wrong = runner.invoke(app, [*args, "--model", "typo", "--base-url", server.base_url])
+        assert server.request_count == 0  # no chat call was made
+    assert wrong.exit_code == 2
+    assert "model 'typo' is not served" in wrong.output and "served-model" in wrong.output
+    dead = runner.invoke(app, [*args, "--model", "m", "--base-url", "http://127.0.0.1:9/v1"])
+    assert dead.exit_code == 2 and "guigraph model check" in dead.output
+    assert not out.exists()
+
+
 def test_model_policies_need_a_model_name(
     logs: Path, kb: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

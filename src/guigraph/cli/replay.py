@@ -11,6 +11,7 @@ import typer
 if TYPE_CHECKING:
     from guigraph.eval.replay import MakeTeam
     from guigraph.graph.kb import KnowledgeBase
+    from guigraph.llm.config import ModelConfig
     from guigraph.llm.hub import ModelHub
 
 POLICIES = ("graph", "model", "hybrid")
@@ -94,6 +95,23 @@ def replay(
         typer.echo(f"model usage of this run: {usage}")
 
 
+def _check_served(config: ModelConfig) -> None:
+    """Refuse before replaying: the team turns failed calls into feedback, not errors, so a
+    wrong model name or a dead server would otherwise yield a whole file of wrong steps."""
+    from guigraph.errors import ConfigError, ModelCallError
+    from guigraph.llm.check import served_models
+
+    try:
+        served = served_models(config)
+    except ModelCallError as exc:
+        raise ConfigError(f"{exc}; check the server with: guigraph model check") from exc
+    if config.model not in served:
+        raise ConfigError(
+            f"model {config.model!r} is not served at {config.base_url} "
+            f"(served: {', '.join(served) or 'none'}); check with: guigraph model check"
+        )
+
+
 def _save_usage(hub: ModelHub | None, out: Path) -> Path | None:
     if hub is None:
         return None
@@ -148,6 +166,7 @@ def team_factory(
         policy=policy, verify=verify, memory=memory, action_space=ODYSSEY_ACTIONS
     )
     config = ModelConfig(model=model or "", base_url=base_url or "").resolved()
+    _check_served(config)
     hub = resources.enter_context(ModelHub(RoleModels(default=config)))
     view = GraphView.load(kb)
     return (lambda episode: model_team(kb, view, hub, model_options)), hub
