@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from guigraph.eval.replay import MakeTeam
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.llm.config import ModelConfig
@@ -78,9 +80,11 @@ def replay(
                 make_team, hub = team_factory(
                     policy, knowledge, memory, verify, resources, model, base_url
                 )
+                progress = resources.enter_context(_progress())
+                task = progress.add_task("replaying", total=len(ids))
                 summary = replay_to_file(
                     dataset, ids, make_team, out, kb=knowledge, seed=seed,
-                    on_episode=lambda i: typer.echo(f"replayed {i}", err=True),
+                    on_episode=lambda _: progress.advance(task),
                 )  # fmt: skip
                 usage = _save_usage(hub, out)
         except (GuigraphError, OSError, ValueError) as exc:
@@ -93,6 +97,15 @@ def replay(
     )
     if usage is not None:
         typer.echo(f"model usage of this run: {usage}")
+
+
+def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    return Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeRemainingColumn(), transient=True,
+    )  # fmt: skip
 
 
 def _check_served(config: ModelConfig) -> None:
