@@ -155,6 +155,10 @@ def test_a_kb_built_from_a_test_episode_is_refused(logs: Path, tmp_path: Path) -
     assert "built from 8 of the episodes to replay" in result.output
     assert all(i in result.output for i in test_ids)
     assert not out.exists()
+    limited = runner.invoke(
+        app, ["replay", str(logs), "--kb", str(leaky), "--out", str(out), "--limit", "1"]
+    )
+    assert limited.exit_code == 2 and all(i in limited.output for i in test_ids)
     with KnowledgeBase.open(leaky) as knowledge, pytest.raises(ConfigError, match=test_ids[0]):
         check_kb_disjoint(knowledge, test_ids[:1])
 

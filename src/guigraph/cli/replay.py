@@ -68,14 +68,16 @@ def replay(
 
     try:
         dataset = OdysseyDataset(data_dir)
-        ids = _test_ids(dataset, split)[:limit]
+        test_ids = _test_ids(dataset, split)
+        ids = test_ids[:limit]
         knowledge = KnowledgeBase.open(kb)
     except (GuigraphError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     with knowledge:
         try:
-            check_kb_disjoint(knowledge, ids)  # before the graph is loaded for nothing
+            # The whole test part, not only the --limit ones: such a KB is unfit for the split.
+            check_kb_disjoint(knowledge, test_ids)
             with ExitStack() as resources:
                 make_team, hub = team_factory(
                     policy, knowledge, memory, verify, resources, model, base_url
