@@ -111,7 +111,7 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
         end == len(old)
         and new_end == len(new)
         and _shape(" ".join(new[new_start:new_end])) == _shape(example)
-        and any(c.isdigit() or c.isupper() for c in example)
+        and any(c.isdigit() for c in example)  # a time, a date, a number: not free text
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
