@@ -30,6 +30,7 @@ from guigraph.retrieval.slots import align_value, fill_slot, words
             "Zephyr kettle",
         ),
         ("Oslo", "Weather in Oslo today", "Weather in New York today", "New York"),
+        ("Oslo", "What is the weather like in Oslo?", "Check the weather in Lima", "Lima"),
         (
             "Jun 22",
             "Add lunch to my calendar on Jun 22 at 07:00",

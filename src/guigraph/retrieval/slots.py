@@ -111,7 +111,7 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
         end == len(old)
         and new_end == len(new)
         and _shape(" ".join(new[new_start:new_end])) == _shape(example)
-        and any(c.isdigit() or c.isupper() for c in example)
+        and any(c.isdigit() for c in example)  # a time, a date, a number: not free text
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
@@ -161,15 +161,18 @@ def _shape(text: str) -> str:
 
 
 def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str]) -> bool:
-    """An unchanged run of words touches the value (or overlaps it), and that run holds a
-    meaningful word: "temperature in [Paris]", not "the [Paris]"."""
-    for tag, i1, i2, _, _ in opcodes:
-        touches = i2 == start or i1 == end or (i1 < end and start < i2)
-        if (
-            tag == "equal"
-            and touches
-            and any(old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2))
-        ):
+    """An unchanged run of words touches the value (or overlaps it), and that run, or an
+    unchanged run at most two words before it, holds a meaningful word: "temperature in
+    [Paris]" and "weather like in [Oslo]" / "weather in [Lima]", not "the [Paris]"."""
+    equal = [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag == "equal"]
+
+    def meaningful(i1: int, i2: int) -> bool:
+        return any(old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2))
+
+    for i1, i2 in equal:
+        if not (i2 == start or i1 == end or (i1 < end and start < i2)):
+            continue
+        if meaningful(i1, i2) or any(meaningful(a, b) and i1 - 2 <= b <= i1 for a, b in equal):
             return True
     return False
 
