@@ -185,6 +185,10 @@ def test_hybrid_adaptive_acts_from_the_graph_with_fewer_calls(
     model_calls = model_hub.ledger.total().calls / len(model.steps)
     hybrid_calls = hybrid_hub.ledger.total().calls / len(hybrid.steps)
     assert hybrid_calls < model_calls / 2
+    # Typed values are the model's to check, even on graph steps.
+    per_step = hybrid_hub.ledger.by_step(hybrid.task.task_id)
+    typed = [r.step for r in hybrid.steps if r.executed.action.type is ActionType.TYPE]
+    assert typed and all(per_step[step].calls >= 1 for step in typed)
     # Adaptive: no model verification of graph steps.
     verified = hybrid_hub.ledger.by_role().get("verifier")
     model_made = sum(1 for r in hybrid.steps for a in r.attempts if a.proposal.source == "model")
