@@ -33,6 +33,7 @@ TRUSTED = frozenset({"graph", "rule"})
 #: What the graph policy's rules may do without the model: wait out a loading screen, dismiss
 #: a pop-up, finish a completed script. Its blind back/home when lost is left to the model.
 _RULE_ACTIONS = {ActionType.WAIT, ActionType.CLICK, ActionType.COMPLETE}
+_TASK_DIALOG_LABELS = {"cancel", "close"}
 _LEAVING = {"press_home", "press_recent", "open_app"}
 #: Graph proposals per step before the model decides (a rule rejection gets one retry).
 GRAPH_TRIES = 2
@@ -186,7 +187,13 @@ class HybridDecider:
             if not self._resumable(state):
                 return False
             return state.node_id is not None or proposal.target is not None
-        return proposal.source == "rule" and proposal.action.type in _RULE_ACTIONS
+        if proposal.source != "rule" or proposal.action.type not in _RULE_ACTIONS:
+            return False
+        if proposal.action.type is ActionType.CLICK:
+            # A pop-up's "Cancel" may be the task's own dialog (a playlist or share picker).
+            label = proposal.target.label.strip().lower() if proposal.target else ""
+            return bool(label) and label not in _TASK_DIALOG_LABELS
+        return True
 
     def _resumable(self, state: SemanticState) -> bool:
         """Once the model has acted, the graph resumes only at a script step whose state the
