@@ -1,10 +1,10 @@
 """Graph-first acting (``--policy hybrid``): the workflow graph acts, the model steps in.
 
 Where the screen is a known graph state and the graph policy has a step for it, the team acts
-from the graph with no model call; the model plans once per episode, confirms the end, and
-takes over off the graph, after a rejection or a failed outcome, and for values the graph
-cannot vouch for. The paper's agents spent five or more calls per step; on templates the graph
-has seen, this spends close to none.
+from the graph with no model call; the model plans once per episode, confirms the end, types
+the values (slot filling is the graph's weak spot), and takes over off the graph or after a
+failed step. The paper's agents spent five or more calls per step; on templates the graph has
+seen this spends under two (BENCHMARKS.md). Rules: docs/model_team.md.
 """
 
 from __future__ import annotations
