@@ -13,6 +13,7 @@ from guigraph.agents.model_team import ModelTeamOptions, model_team
 from guigraph.agents.roles import OutcomeStatus
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.tasks import make_task
+from guigraph.errors import ConfigError
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.llm.config import ModelConfig, RoleModels
 from guigraph.llm.hub import ModelHub
@@ -185,6 +186,10 @@ def test_hybrid_adaptive_acts_from_the_graph_with_fewer_calls(
     model_calls = model_hub.ledger.total().calls / len(model.steps)
     hybrid_calls = hybrid_hub.ledger.total().calls / len(hybrid.steps)
     assert hybrid_calls < model_calls / 2
+    # Typed values are the model's to check, even on graph steps.
+    per_step = hybrid_hub.ledger.by_step(hybrid.task.task_id)
+    typed = [r.step for r in hybrid.steps if r.executed.action.type is ActionType.TYPE]
+    assert typed and all(per_step[step].calls >= 1 for step in typed)
     # Adaptive: no model verification of graph steps.
     verified = hybrid_hub.ledger.by_role().get("verifier")
     model_made = sum(1 for r in hybrid.steps for a in r.attempts if a.proposal.source == "model")
@@ -209,3 +214,30 @@ def test_each_role_can_have_its_own_model(oracle: Oracle) -> None:
         for (role, model), _ in by_model.items():
             assert model == ("small-model" if role in ("narrator", "verifier") else "big-model")
         assert {role for role, _ in by_model} >= {"planner", "decider", "narrator", "verifier"}
+
+
+def test_model_observer_describes_each_screen_once_for_the_decider(
+    server: FakeModelServer,
+) -> None:
+    result, env, hub = run(server, None, None, WIFI, use_graph=False, describe_screens=True)
+    assert env.task_succeeded()
+    described = hub.ledger.by_role()["observer"].calls
+    screens = {r.step for r in result.steps}
+    assert 1 <= described <= len(screens)
+    assert all("A phone screen with a few buttons." in json.dumps(r)
+               for r in _requests(server, "decider"))  # fmt: skip
+
+
+def test_graph_policy_uses_the_model_only_to_verify(
+    server: FakeModelServer, kb: KnowledgeBase, view: GraphView
+) -> None:
+    result, _, hub = run(server, kb, view, NOTE, policy="graph", verify="always")
+    roles = set(hub.ledger.by_role())
+    assert roles == {"verifier"}
+    instruction = make_task(*NOTE).instruction
+    assert all(instruction in json.dumps(r) for r in _requests(server, "verifier"))
+    assert {r.executed.source for r in result.steps} <= {"graph", "rule"}
+    with pytest.raises(ConfigError, match="--policy hybrid needs a knowledge base"):
+        model_team(None, None, hub_for(server), ModelTeamOptions(policy="hybrid"))
+    with pytest.raises(ConfigError, match="--verify must be one of"):
+        ModelTeamOptions(verify="sometimes")

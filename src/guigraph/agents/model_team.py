@@ -99,9 +99,13 @@ def model_team(
         return RoleClient(hub.client(role), role, briefing, options.screenshots)
 
     def context(task: Task) -> Context | None:
+        # The loop asks for the context first: every role's prompt names the task from here on.
+        briefing.task, briefing.episode, briefing.step = task, task.task_id, 0
         if not use_graph or kb is None:
             return None
-        return retrieve(kb, task.instruction, k=options.top_k, token_budget=options.token_budget)
+        found = retrieve(kb, task.instruction, k=options.top_k, token_budget=options.token_budget)
+        briefing.context_text = found.text or briefing.context_text
+        return found
 
     observer = ModelObserver(client("observer")) if options.describe_screens else None
     model_planner = ModelPlanner(client("planner"), client("progress"))
