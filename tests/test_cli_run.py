@@ -14,7 +14,7 @@ from guigraph.graph.from_logs import build_from_logs
 
 runner = CliRunner()
 #: A template whose recorded episode lands in the train split of the logs below.
-TEMPLATE = "info.weather"
+TEMPLATE = "media.video"
 
 
 @pytest.fixture(scope="module")
