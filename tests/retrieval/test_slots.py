@@ -46,6 +46,11 @@ def test_value_not_in_old_instruction_has_no_alignment() -> None:
     assert align_value("Lima", "Check the weather", "Check the weather in Rome") is None
 
 
+def test_the_sentence_end_anchors_a_final_value() -> None:
+    old, new = "Add lunch to my calendar on Jun 22 at 07:00", "Schedule lunch for Jun 14, 21:00"
+    assert align_value("07:00", old, new) == "21:00"
+
+
 def test_a_stopword_is_no_anchor() -> None:
     old, new = "Email Chen with the subject Doctor visit", "Tell Chen how much the Orbit lamp costs"
     assert align_value("Doctor visit", old, new) is None

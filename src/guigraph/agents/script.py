@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import fill_slot, words
+from guigraph.retrieval.slots import content_words, fill_slot
 from guigraph.retrieval.values import ValueIndex, type_site
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class ScriptStep:
     #: (recorded value, new value) of the task: a result titled "Chess, a guide" was chosen
     #: for the recorded "chess"; for "marathons" the team looks for a result with that word.
     replacements: tuple[tuple[str, str], ...] = ()
+    task_words: frozenset[str] = frozenset()  # the new instruction's content words
 
     @property
     def home(self) -> bool:
@@ -133,7 +134,7 @@ def bind(
 ) -> Binding:
     """Fill the script's values for ``instruction``; unfilled ones keep the trace's own."""
     binding = Binding([])
-    new_words = {w.lower() for w in words(instruction)}
+    new_words = content_words(instruction)
     field = ""
     pairs: list[tuple[str, str]] = []
     for step in steps:
@@ -154,7 +155,7 @@ def bind(
             if new is None:
                 binding.unfilled += 1
             else:
-                binding.claimed |= {w.lower() for w in words(new)} & new_words
+                binding.claimed |= content_words(new) & new_words
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
@@ -164,7 +165,8 @@ def bind(
         if _typed_value(key, binding.steps)
     ]
     found = tuple((old, new) for old, new in pairs if old and new)
-    binding.steps = [replace(s, replacements=found) for s in binding.steps]
+    task = frozenset(new_words)
+    binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
     return binding
 
 
@@ -186,7 +188,7 @@ def _bind_text(
     text = step.template.text or ""
     screen: list[tuple[str, str]] = []
     bound: dict[str, str] = {}
-    new_words = {w.lower() for w in words(instruction)}
+    new_words = content_words(instruction)
     for slot, source in step.template.text_sources:
         marker = "{" + slot + "}"
         recorded = trace.values.get(f"{step.slot_key}:{slot}", "")
@@ -199,7 +201,7 @@ def _bind_text(
             binding.unfilled += 1
             new = recorded
         else:
-            binding.claimed |= {w.lower() for w in words(new)} & new_words
+            binding.claimed |= content_words(new) & new_words
             bound[slot] = new
         text = text.replace(marker, new)
     return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)

@@ -47,33 +47,30 @@ def build(
     """Build (or grow) a knowledge base from the train part of the logs' split."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from guigraph.data.odyssey import OdysseyDataset
-    from guigraph.errors import GuigraphError, require
-    from guigraph.graph.build import GraphBuilder, sample_ids
-    from guigraph.graph.judge import judge_from_name
-    from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.settings import KBSettings
+    from guigraph.errors import GuigraphError
+    from guigraph.graph.from_logs import LogsSelection, build_from_logs
 
-    try:
-        page_judge = judge_from_name(judge)
-        if ocr:
-            require("rapidocr_onnxruntime", "ocr")  # fail now, not once per episode
-        dataset = OdysseyDataset(logs_dir)
-        ids = _episode_ids(dataset, split_file, split)
-        chosen = sample_ids(ids, sample, seed)
-        knowledge = KnowledgeBase.create(kb, KBSettings(use_ui=not ignore_ui, judge=judge, ocr=ocr))
-    except (GuigraphError, ValueError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    sources = [(i, lambda i=i: dataset.load(i)) for i in chosen]
-    with knowledge, Progress(
+    with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), transient=True,
     ) as progress:  # fmt: skip
-        task = progress.add_task("building", total=len(sources))
-        builder = GraphBuilder(knowledge, judge=page_judge)
-        summary = builder.build(sources, on_episode=lambda _: progress.advance(task))
-        stats = knowledge.stats()
+        task = progress.add_task("building", total=None)
+        try:
+            selection = LogsSelection(split_file, split, sample, seed)
+            summary, stats = build_from_logs(
+                logs_dir,
+                kb,
+                selection,
+                judge=judge,
+                use_ui=not ignore_ui,
+                ocr=ocr,
+                on_total=lambda total: progress.update(task, total=total),
+                on_episode=lambda _: progress.advance(task),
+            )
+        except (GuigraphError, ValueError) as exc:
+            progress.stop()
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
     for episode_id, reason in summary.skipped:
         typer.echo(f"warning: skipped episode {episode_id}: {reason}", err=True)
     typer.echo(
@@ -82,17 +79,3 @@ def build(
         f"{len(summary.skipped)} skipped. KB: {stats['nodes']} nodes, {stats['edges']} edges, "
         f"{stats['traces']} traces"
     )
-
-
-def _episode_ids(dataset: object, split: str, part: str) -> list[str]:
-    from guigraph.data.odyssey import OdysseyDataset
-    from guigraph.errors import DatasetError
-
-    assert isinstance(dataset, OdysseyDataset)
-    if part == "all":
-        return dataset.episode_ids()
-    if not dataset.split_path(split).is_file():
-        raise DatasetError(
-            dataset.split_path(split), None, f"a split file, so that only its {part} part is used"
-        )
-    return dataset.episode_ids(split=split, part=part)

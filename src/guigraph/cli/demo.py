@@ -2,26 +2,165 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
 
-PLAN = """\
-The demo runs the whole pipeline on the embedded default, with no device and no model:
-  1. record SimPhone logs with some task templates held out,
-  2. build the workflow-graph knowledge base from their train split,
-  3. run the model-free agent team on held-out instances of seen templates, on held-out
-     templates and on another device profile, with the graph and with the trace baseline,
-  4. print success rate per category (and AMS on the logs' test split).
-"""
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+CONDITION_TITLES = {"seen": "seen", "unseen_templates": "unseen", "other_device": "tablet"}
 
 
 def register(app: typer.Typer) -> None:
     app.command("demo")(demo)
 
 
-def demo() -> None:
-    """Run the whole pipeline on the simulated phone with model-free agents."""
-    typer.echo(PLAN)
-    typer.echo(
-        "Not available yet: the simulated phone, the graph builder and the agent team are "
-        "still being built (see the project's open issues). Nothing was run."
+def demo(
+    out: Annotated[
+        Path, typer.Option("--out", help="Run folder (logs/, kb/, results.jsonl); resumable.")
+    ] = Path("runs/demo"),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the results as one JSON object.")
+    ] = False,
+    episodes: Annotated[
+        int, typer.Option("--episodes", min=2, help="Episodes of SimPhone logs to record.")
+    ] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the recorded logs.")] = 11,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Delete the run folder first instead of resuming.")
+    ] = False,
+    instances: Annotated[
+        str,
+        typer.Option(
+            "--instances",
+            hidden=True,
+            help="Instances per template: SEEN,HELD_OUT,OTHER_DEVICE (default 3,8,2).",
+        ),
+    ] = "3,8,2",
+    templates: Annotated[
+        str,
+        typer.Option(
+            "--templates", hidden=True, help="Evaluate only these comma-separated templates."
+        ),
+    ] = "",
+) -> None:
+    """Record SimPhone logs, build the graph, and measure the agent team's success rate.
+
+    Templates that recombine other templates' sub-workflows are held out of the logs. The
+    model-free team then runs on new seeds of the seen templates, on the held-out templates
+    and on another device profile, each with the workflow graph and with the trace baseline.
+    """
+    from guigraph.errors import GuigraphError
+    from guigraph.eval.demo import DemoConfig, run_demo
+
+    try:
+        chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
+        config = DemoConfig(episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--instances") from exc
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    console = _console(stderr=as_json)
+    try:
+        with _progress(console) as progress:
+            report = run_demo(out, config, RichReporter(progress))
+    except GuigraphError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=1))
+        return
+    _print_report(console, report.to_dict(), out)
+
+
+def _sizes(text: str) -> Any:
+    from guigraph.eval.suite import Sizes
+
+    parts = text.split(",")
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(f"expected three whole numbers SEEN,HELD_OUT,OTHER_DEVICE, got {text!r}")
+    return Sizes(*(int(p) for p in parts))
+
+
+def _console(stderr: bool) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def _progress(console: Console) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
     )
+
+    return Progress(
+        TextColumn("[progress.description]{task.description:<28}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+class RichReporter:
+    """The demo's stages as rich progress bars (one per stage, kept on screen)."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+
+    def stage(self, description: str, total: int, done: int = 0) -> Callable[[], None]:
+        task = self.progress.add_task(description, total=total, completed=done)
+        return lambda: self.progress.advance(task)
+
+    def note(self, text: str) -> None:
+        self.progress.console.print(text)
+
+
+def _print_report(console: Console, report: dict[str, Any], out: Path) -> None:
+    from rich.table import Table
+
+    setup = report["setup"]
+    columns = [(c, m) for c in CONDITION_TITLES for m in ("graph", "trace")]
+    categories = sorted({cat for c, m in columns for cat in report[c][m]["per_category"]})
+    table = Table(title="Success rate (SR) of the model-free team on SimPhone")
+    table.add_column("category", no_wrap=True)
+    for condition, memory in columns:
+        table.add_column(f"{CONDITION_TITLES[condition]}\n{memory}", justify="right")
+    for category in categories:
+        cells = [report[c][m]["per_category"].get(category) for c, m in columns]
+        table.add_row(category, *(_cell(cell) for cell in cells))
+    table.add_section()
+    table.add_row("[bold]all[/bold]", *(_cell(report[c][m], bold=True) for c, m in columns))
+    table.add_row("episodes", *(str(report[c][m]["episodes"]) for c, m in columns))
+    console.print(table)
+    kb = setup["kb"]
+    console.print(
+        f"Logs: {setup['logs_episodes']} episodes (seed {setup['logs_seed']}, noise "
+        f"{setup['noise']}); evaluated {len(setup['seen_templates'])} seen templates and "
+        f"{len(setup['held_out_templates'])} held out of the logs: "
+        f"{', '.join(setup['held_out_templates'])}.\n"
+        f"KB (train split): {kb.get('nodes')} nodes, {kb.get('edges')} edges, "
+        f"{kb.get('traces')} traces. Devices: {setup['devices']['seen']} and "
+        f"{setup['devices']['other_device']} (other device).\n"
+        f"SR = share of episodes the world's checker counts as done (the team never sees it). "
+        f"{setup['seconds']} s. Run folder: {out}"
+    )
+
+
+def _cell(rate: dict[str, Any] | None, bold: bool = False) -> str:
+    if rate is None or rate["episodes"] == 0:
+        return "–"
+    text = f"{rate['sr']:.2f}"
+    return f"[bold]{text}[/bold]" if bold else text

@@ -23,12 +23,14 @@ app = typer.Typer(
 #: Modules that define a ``register(app)`` function; order is the order of ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.demo",
+    "guigraph.cli.run",
     "guigraph.cli.data",
     "guigraph.cli.score",
     "guigraph.cli.build",
     "guigraph.cli.kb",
     "guigraph.cli.model",
     "guigraph.cli.sim",
+    "guigraph.cli.replay",
 )
 
 

@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -206,6 +206,7 @@ def record(
     noise: float = 0.0,
     holdout: Sequence[str] = (),
     test_fraction: float = 0.2,
+    on_episode: Callable[[str], None] | None = None,
 ) -> RecordSummary:
     from guigraph.data.odyssey import write_episode, write_split
 
@@ -223,6 +224,8 @@ def record(
         (out / "truth" / f"{eid}.json").write_text(json.dumps(recorded.truth, indent=1) + "\n")
         summary.episodes.append(eid)
         summary.steps += len(recorded.episode.steps)
+        if on_episode is not None:
+            on_episode(eid)
         summary.templates[template_id] = summary.templates.get(template_id, 0) + 1
         category = recorded.episode.category
         summary.categories[category] = summary.categories.get(category, 0) + 1

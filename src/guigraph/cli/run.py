@@ -1,0 +1,189 @@
+"""``guigraph run`` (one task, step by step) and ``guigraph retrieve`` (what graph RAG returns)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.retrieval.context import Context
+
+ENVS = ("simphone",)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)
+    app.command("retrieve")(retrieve)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _open_kb(path: Path) -> KnowledgeBase:
+    from guigraph.errors import KnowledgeBaseError
+    from guigraph.graph.kb import KnowledgeBase
+
+    if not path.is_dir():
+        raise _fail(f"{path}: no such knowledge-base folder (make one with `guigraph build`)")
+    try:
+        return KnowledgeBase.open(path)
+    except KnowledgeBaseError as exc:
+        raise _fail(str(exc)) from exc
+
+
+def run(
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            help="A SimPhone template id (see `guigraph sim tasks`; success is checked) "
+            "or an instruction in words (nothing can check it).",
+        ),
+    ],
+    env: Annotated[str, typer.Option("--env", help="Environment: simphone.")] = "simphone",
+    seed: Annotated[int, typer.Option("--seed", help="World and task seed.")] = 0,
+    kb: Annotated[
+        Path | None, typer.Option("--kb", help="Knowledge-base folder (without: no graph).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Run folder for the trajectory.")
+    ] = None,
+    device: Annotated[str, typer.Option("--device", help="Device profile name.")] = "Pixel 7 Pro",
+    version: Annotated[int, typer.Option("--version", help="App version (1 or 2).")] = 1,
+    memory: Annotated[
+        str, typer.Option("--memory", help="graph (workflow graph) or trace (baseline).")
+    ] = "graph",
+    no_graph: Annotated[
+        bool, typer.Option("--no-graph", help="Use no retrieval and no graph at all.")
+    ] = False,
+    history: Annotated[str, typer.Option("--history", help="narrative or atomic.")] = "narrative",
+    verify: Annotated[str, typer.Option("--verify", help="always or never.")] = "always",
+    max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
+) -> None:
+    """Run the model-free agent team on one task, printing each step as it happens."""
+    from guigraph.agents.graph_policy import GraphView
+    from guigraph.agents.loop import Budget, Callback, run_episode
+    from guigraph.agents.team import TeamOptions, rule_team
+    from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
+    from guigraph.envs.simphone.env import SimPhone
+    from guigraph.errors import ConfigError
+    from guigraph.eval.suite import resolve_task
+
+    if env not in ENVS:
+        raise _fail(f"unknown env {env!r}; available: {', '.join(ENVS)}")
+    try:
+        options = TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
+        the_task, checkable = resolve_task(task, seed)
+        phone = SimPhone(device, version=version)
+    except (ConfigError, ValueError) as exc:
+        raise _fail(str(exc)) from exc
+    knowledge = _open_kb(kb) if kb is not None and not no_graph else None
+    if knowledge is None:
+        reason = "--no-graph" if no_graph else "no --kb given"
+        typer.echo(f"note: running without a knowledge base ({reason}): the team has no graph")
+    if not checkable:
+        typer.echo(
+            "note: not a SimPhone template, so the world has no checker for it; the phone "
+            "starts with no task set up and success is unknown"
+        )
+    view = GraphView.load(knowledge) if knowledge is not None else None
+    callbacks: list[Callback] = [ConsoleProgress()]
+    if out is not None:
+        callbacks.append(TrajectoryWriter(out))
+    try:
+        team = rule_team(knowledge, view, options)
+        run_episode(phone, team, the_task, seed=seed, budget=Budget(max_steps), callbacks=callbacks)
+        success = phone.task_succeeded() if checkable else None
+    finally:
+        phone.close()
+        if knowledge is not None:
+            knowledge.close()
+    if success is None:
+        typer.echo("success: unknown (no checker for a free instruction)")
+    else:
+        typer.echo(f"success: {'yes' if success else 'no'} (the world's checker)")
+    if out is not None:
+        _write_outcome(out, success)
+        typer.echo(f"trajectory: {out}")
+
+
+def _write_outcome(out: Path, success: bool | None) -> None:
+    """The checker's verdict beside the trajectory (the team never saw it)."""
+    path = out / "result.json"
+    data: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
+    data["success"] = success
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def retrieve(
+    kb: Annotated[Path, typer.Argument(help="Knowledge-base folder.")],
+    task: Annotated[str, typer.Argument(help="The task in words.")],
+    k: Annotated[int, typer.Option("-k", "--top-k", min=1, help="Traces to retrieve.")] = 4,
+    token_budget: Annotated[
+        int, typer.Option("--token-budget", min=1, help="Budget of the context text.")
+    ] = 1500,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Show what graph RAG hands the team: similar traces, filled slots, linearized context."""
+    from guigraph.retrieval.context import retrieve as graph_rag
+
+    with _open_kb(kb) as knowledge:
+        context = graph_rag(knowledge, task, k=k, token_budget=token_budget)
+    if as_json:
+        typer.echo(json.dumps(context_dict(context), indent=1, ensure_ascii=False))
+        return
+    _print_context(context)
+
+
+def context_dict(context: Context) -> dict[str, Any]:
+    return {
+        "task": context.instruction,
+        "traces": [
+            {
+                "episode_id": item.trace.episode_id,
+                "score": round(item.score, 4),
+                "instruction": item.trace.instruction,
+                "category": item.trace.category,
+                "slot_values": item.slot_values,
+                "missing_slots": list(item.missing_slots),
+            }
+            for item in context.traces
+        ],
+        "nodes": len(context.nodes),
+        "edges": len(context.edges),
+        "context": context.text,
+        "tokens": context.tokens,
+        "truncated": context.truncated,
+    }
+
+
+def _print_context(context: Context) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    table = Table(title=f"Traces most similar to: {context.instruction}")
+    for column in ("score", "instruction", "values for this task", "missing slots"):
+        table.add_column(column, overflow="fold")
+    for item in context.traces:
+        filled = ", ".join(f"{k}={v!r}" for k, v in item.slot_values.items())
+        table.add_row(
+            f"{item.score:.3f}",
+            escape(item.trace.instruction),
+            escape(filled) or "-",
+            escape(", ".join(item.missing_slots)) or "-",
+        )
+    console.print(table)
+    cut = " (truncated to the budget)" if context.truncated else ""
+    console.print(
+        f"[bold]Context[/bold]: {context.tokens} tokens{cut}, subgraph of "
+        f"{len(context.nodes)} states and {len(context.edges)} transitions"
+    )
+    console.print(escape(context.text))

@@ -1,0 +1,122 @@
+"""``guigraph run`` and ``guigraph retrieve`` on a tiny KB recorded and built in the test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from guigraph.cli.main import app
+from guigraph.envs.simphone.recorder import record
+from guigraph.graph.from_logs import build_from_logs
+
+runner = CliRunner()
+#: A template whose recorded episode lands in the train split of the logs below.
+TEMPLATE = "info.weather"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("run")
+    record(root / "logs", 30, seed=11, noise=0.1)
+    summary, stats = build_from_logs(root / "logs", root / "kb")
+    assert summary.added == 24 and stats["traces"] == 24
+    return root / "kb"
+
+
+def test_run_a_template_prints_steps_checks_success_and_saves_the_trajectory(
+    kb: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "traj"
+    args = ["run", "--env", "simphone", "--task", TEMPLATE, "--seed", "900000001"]
+    result = runner.invoke(app, [*args, "--kb", str(kb), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "success: yes (the world's checker)" in result.output
+    assert "Task " in result.output and "finished after" in result.output
+    saved = json.loads((out / "result.json").read_text())
+    assert saved["success"] is True and saved["task"]["template_id"] == TEMPLATE
+    steps = (out / "steps.jsonl").read_text().splitlines()
+    assert len(steps) == saved["steps"] > 1
+    assert len(list((out / "screens").glob("*.png"))) == len(steps)
+    last = json.loads(steps[-1])
+    assert last["executed"]["action"]["type"] == "complete"
+
+
+def test_the_trace_baseline_and_ablations_run_too(kb: Path) -> None:
+    args = ["run", "--task", TEMPLATE, "--seed", "900000001", "--kb", str(kb)]
+    ablation = ["--memory", "trace", "--history", "atomic", "--verify", "never"]
+    result = runner.invoke(app, [*args, *ablation, "--max-steps", "12"])
+    assert result.exit_code == 0, result.output
+    assert "success: " in result.output
+
+
+def test_without_a_kb_the_team_has_no_graph_and_says_so(kb: Path) -> None:
+    result = runner.invoke(app, ["run", "--task", TEMPLATE, "--max-steps", "3"])
+    assert result.exit_code == 0, result.output
+    assert "without a knowledge base (no --kb given)" in result.output
+    assert "success: no" in result.output
+    no_graph = runner.invoke(app, ["run", "--task", TEMPLATE, "--kb", str(kb), "--no-graph"])
+    assert "without a knowledge base (--no-graph)" in no_graph.output
+
+
+def test_free_text_runs_but_success_is_unknown(kb: Path) -> None:
+    args = ["run", "--task", "Check the weather in Oslo", "--kb", str(kb), "--max-steps", "5"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "no checker" in result.output and "success: unknown" in result.output
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--env", "android"], "unknown env 'android'; available: simphone"),
+        (["--task", "tool.wify"], "unknown SimPhone template 'tool.wify'"),
+        (["--device", "Nokia 3310"], "unknown device 'Nokia 3310'"),
+        (["--kb", "/nonexistent/kb"], "no such knowledge-base folder"),
+        (["--memory", "tape"], "--memory must be one of graph, trace"),
+        (["--version", "3"], "app version must be 1 or 2"),
+    ],
+)
+def test_bad_run_options_give_clear_errors(extra: list[str], message: str) -> None:
+    result = runner.invoke(app, ["run", "--task", TEMPLATE, *extra])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_a_folder_that_is_not_a_kb_is_refused(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", "--task", TEMPLATE, "--kb", str(tmp_path)])
+    assert result.exit_code == 2 and "not a knowledge base" in result.output
+
+
+def test_retrieve_json_lists_ranked_traces_with_slots_and_the_context(kb: Path) -> None:
+    task = "What is the weather in Lisbon"
+    result = runner.invoke(app, ["retrieve", str(kb), task, "-k", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["task"] == task and len(data["traces"]) == 3
+    scores = [trace["score"] for trace in data["traces"]]
+    assert scores == sorted(scores, reverse=True)
+    assert "weather" in data["traces"][0]["instruction"].lower()
+    assert all(isinstance(trace["missing_slots"], list) for trace in data["traces"])
+    assert data["context"].startswith("Trace 1 (similarity")
+    assert 0 < data["tokens"] <= 1500 and data["truncated"] is False
+    assert data["nodes"] > 0 and data["edges"] > 0
+
+
+def test_retrieve_respects_the_token_budget_and_prints_a_table(kb: Path) -> None:
+    small = runner.invoke(
+        app, ["retrieve", str(kb), "Turn Wi-Fi on", "--token-budget", "30", "--json"]
+    )
+    data = json.loads(small.stdout)
+    assert data["truncated"] is True and data["tokens"] <= 30
+    shown = runner.invoke(app, ["retrieve", str(kb), "Turn Wi-Fi on", "-k", "2"])
+    assert shown.exit_code == 0
+    assert "Traces most similar to: Turn Wi-Fi on" in shown.output
+    assert "Context" in shown.output and "Trace 2 (similarity" in shown.output
+
+
+def test_retrieve_from_a_missing_kb_is_a_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["retrieve", str(tmp_path / "nope"), "anything"])
+    assert result.exit_code == 2 and "no such knowledge-base folder" in result.output
