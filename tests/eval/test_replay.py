@@ -229,12 +229,13 @@ def test_model_policies_replay_against_the_loopback_server(
     assert oracle.calls["decider"] > 0
     summary = summarize(score_records(read_steps(out)), "pooled")
     assert summary.episodes == 3 and not summary.incomplete_episodes
-    # Measured: AMS 100 / SR 100 for both; hybrid calls the model at every step here, as the
-    # test episodes' templates are absent from the KB (the graph has no edge toward the goal).
+    # Measured: AMS 100 / SR 100 for both. The model team decides every step with the model;
+    # the hybrid one lets the graph act where it knows a step (graph-first acting).
     assert summary.ams >= 95 and summary.sr >= 66
     usage = json.loads((tmp_path / "STEPS.usage.json").read_text())
     steps = summary.steps
-    assert usage["by_role"]["decider"]["calls"] >= steps  # one decision per step at least
+    decisions = usage["by_role"]["decider"]["calls"]
+    assert decisions >= steps if policy == "model" else 0 < decisions <= steps
     assert usage["run"]["calls"] == server.request_count
 
 
