@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracl
 
 from tests.eval.replay_oracle import replay_oracle
 
-from guigraph.cli.replay import team_factory
+from guigraph.agents.factory import team_factory
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.recorder import record
 from guigraph.eval.metrics import summarize
@@ -34,6 +34,7 @@ from guigraph.eval.steps import read_steps, score_records
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.testing import FakeModelServer
+from guigraph.types import ODYSSEY_ACTIONS
 
 CONFIGS = [("graph", "always")] + [
     (policy, verify) for policy in ("model", "hybrid") for verify in ("always", "adaptive", "never")
@@ -60,8 +61,9 @@ def run(
     started = time.perf_counter()
     with KnowledgeBase.open(kb) as knowledge, ExitStack() as resources:
         make_team, _ = team_factory(
-            policy, knowledge, "graph", verify, resources, "oracle", server.base_url
-        )
+            policy, knowledge, resources, verify=verify, model="oracle",
+            base_url=server.base_url, action_space=ODYSSEY_ACTIONS,
+        )  # fmt: skip
         summary = replay_to_file(dataset, ids, make_team, out, kb=knowledge)
     seconds = time.perf_counter() - started
     usage = server.reported_usage[before:]

@@ -11,12 +11,7 @@ import typer
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from guigraph.eval.replay import MakeTeam
-    from guigraph.graph.kb import KnowledgeBase
-    from guigraph.llm.config import ModelConfig
     from guigraph.llm.hub import ModelHub
-
-POLICIES = ("graph", "model", "hybrid")
 
 
 def register(app: typer.Typer) -> None:
@@ -61,10 +56,12 @@ def replay(
 
     Refuses a knowledge base built from any of the episodes it would replay.
     """
+    from guigraph.agents.factory import team_factory
     from guigraph.data.odyssey import OdysseyDataset
     from guigraph.errors import GuigraphError
     from guigraph.eval.replay import check_kb_disjoint, replay_to_file
     from guigraph.graph.kb import KnowledgeBase
+    from guigraph.types import ODYSSEY_ACTIONS
 
     try:
         dataset = OdysseyDataset(data_dir)
@@ -79,9 +76,11 @@ def replay(
             # The whole test part, not only the --limit ones: such a KB is unfit for the split.
             check_kb_disjoint(knowledge, test_ids)
             with ExitStack() as resources:
+                # The decider is offered GUIOdyssey's actions only: others would score wrong.
                 make_team, hub = team_factory(
-                    policy, knowledge, memory, verify, resources, model, base_url
-                )
+                    policy, knowledge, resources, memory=memory, verify=verify, model=model,
+                    base_url=base_url, action_space=ODYSSEY_ACTIONS,
+                )  # fmt: skip
                 progress = resources.enter_context(_progress())
                 task = progress.add_task("replaying", total=len(ids))
                 summary = replay_to_file(
@@ -110,23 +109,6 @@ def _progress() -> Progress:
     )  # fmt: skip
 
 
-def _check_served(config: ModelConfig) -> None:
-    """Refuse before replaying: the team turns failed calls into feedback, not errors, so a
-    wrong model name or a dead server would otherwise yield a whole file of wrong steps."""
-    from guigraph.errors import ConfigError, ModelCallError
-    from guigraph.llm.check import served_models
-
-    try:
-        served = served_models(config)
-    except ModelCallError as exc:
-        raise ConfigError(f"{exc}; check the server with: guigraph model check") from exc
-    if config.model not in served:
-        raise ConfigError(
-            f"model {config.model!r} is not served at {config.base_url} "
-            f"(served: {', '.join(served) or 'none'}); check with: guigraph model check"
-        )
-
-
 def _save_usage(hub: ModelHub | None, out: Path) -> Path | None:
     if hub is None:
         return None
@@ -144,44 +126,3 @@ def _test_ids(dataset: object, split: str) -> list[str]:
     if not ids:
         raise DatasetError(dataset.split_path(split), "test", "at least one episode", "none")
     return ids
-
-
-def team_factory(
-    policy: str,
-    kb: KnowledgeBase,
-    memory: str,
-    verify: str,
-    resources: ExitStack,
-    model: str | None = None,
-    base_url: str | None = None,
-) -> tuple[MakeTeam, ModelHub | None]:
-    """A function making a fresh team per episode for ``--policy``, and the model hub if any.
-
-    The hub is closed with ``resources``. The graph view is loaded once and shared; each
-    episode gets a fresh policy cursor.
-    """
-    from guigraph.agents.graph_policy import GraphView
-    from guigraph.errors import ConfigError
-
-    if policy not in POLICIES:
-        raise ConfigError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    if policy == "graph":
-        from guigraph.agents.team import TeamOptions, rule_team
-
-        options = TeamOptions(memory=memory, verify=verify)
-        view = GraphView.load(kb)
-        return (lambda episode: rule_team(kb, view, options)), None
-    from guigraph.agents.model_team import ModelTeamOptions, model_team
-    from guigraph.llm.config import ModelConfig, RoleModels
-    from guigraph.llm.hub import ModelHub
-    from guigraph.types import ODYSSEY_ACTIONS
-
-    # The decider is offered GUIOdyssey's actions only: open_app or wait would score wrong.
-    model_options = ModelTeamOptions(
-        policy=policy, verify=verify, memory=memory, action_space=ODYSSEY_ACTIONS
-    )
-    config = ModelConfig(model=model or "", base_url=base_url or "").resolved()
-    _check_served(config)
-    hub = resources.enter_context(ModelHub(RoleModels(default=config)))
-    view = GraphView.load(kb)
-    return (lambda episode: model_team(kb, view, hub, model_options)), hub
