@@ -225,7 +225,7 @@ class GraphPolicy:
         self, state: SemanticState, history: Sequence[HistoryEntry], feedback: Feedback,
         memory: FocusMemory,
     ) -> Proposal:  # fmt: skip
-        self._advance(history)
+        self.advance(history)
         _remember_screen(state, memory, len(history))
         if not self.script:
             return Proposal(Action(ActionType.IMPOSSIBLE), reason="no plan")
@@ -242,7 +242,7 @@ class GraphPolicy:
         self.pending = None
         return Proposal(Action(ActionType.PRESS_BACK), reason="every option was banned")
 
-    def _advance(self, history: Sequence[HistoryEntry]) -> None:
+    def advance(self, history: Sequence[HistoryEntry]) -> None:
         """Move past the step proposed last time, if it was executed and did something."""
         if self.pending is None or not history:
             return

@@ -66,7 +66,7 @@ class HybridPlanner:
         if self.on_graph:
             # Move the policy's cursor past its last step now, not at its next decision, so
             # that this step's sub-goal (and the verifier's app check) is the current one.
-            self.policy._advance(history)
+            self.policy.advance(history)
             if not self.policy.done and self.model.briefing.last_source in ("", *TRUSTED):
                 return False  # the graph's own step: its script says whether it is done
         done = self.model.is_complete(task, plan, history, state)

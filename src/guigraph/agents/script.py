@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 
 HOME_APPS = frozenset({"home", "launcher", ""})
 #: Buttons that close a pop-up: a recorded dismissal is an accident of that run, not a step of
-#: the workflow (the pop-up may not come again, and a rule dismisses it when it does).
+#: the workflow (the pop-up may not come again, and a rule dismisses it when it does). "Cancel"
+#: is left out: task dialogs (a playlist picker, a share sheet) have one too.
 DISMISS_LABELS = frozenset(
     {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
-     "close", "skip", "dismiss", "cancel"}
+     "close", "skip", "dismiss"}
 )  # fmt: skip
 
 
