@@ -135,7 +135,10 @@ class GraphView:
     def relevant_apps(self, instruction: str) -> list[str]:
         """Apps the instruction names, then apps where a value it names was used before."""
         apps = apps_named(instruction, self.aliases)
-        for node_id, _ in self.values.sites_naming(instruction):
+        direct = self.values.sites_naming(instruction)
+        # A contact known from Mail is a contact in Messages too: sites of the same kind.
+        related = [kin for site in direct for kin in self.values.kin(site)]
+        for node_id, _ in [*direct, *related]:
             node = self.nodes.get(node_id)
             if node is not None and node.app and not is_home(node.app) and node.app not in apps:
                 apps.append(node.app)

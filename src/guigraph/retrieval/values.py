@@ -81,6 +81,12 @@ class ValueIndex:
             if any(label_in_instruction(value, instruction) for value in values)
         ]
 
+    def kin(self, site: Site, shared: int = 3) -> list[Site]:
+        """Sites holding the same kind of value as ``site``: ``shared`` recorded values in
+        common (contacts tapped in Messages, typed into Mail's "To")."""
+        mine = self.by_site.get(site, set())
+        return [other for other, values in self.by_site.items() if len(mine & values) >= shared]
+
     def known(self, site: Site) -> set[str]:
         """Values seen at ``site`` (pooled with sites sharing values); for taps, only labels
         that behave as values (see :meth:`is_value_label`), never a control like "Save"."""
