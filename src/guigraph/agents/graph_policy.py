@@ -420,18 +420,24 @@ class GraphPolicy:
             for i, template in enumerate(edge.actions):
                 jumps_to = target if i == len(edge.actions) - 1 else None
                 app = self.view.nodes[source].app if source in self.view.nodes else None
-                steps.append(
-                    ScriptStep(
-                        source,
-                        template,
-                        jumps_to,
-                        app,
-                        "route",
-                        label=template.target_label,
-                        text=template.text,
-                    )
-                )
+                step = ScriptStep(
+                    source, template, jumps_to, app, "route", label=template.target_label,
+                    text=template.text,
+                )  # fmt: skip
+                if template.text_sources:
+                    planned = self._planned_typing(source)
+                    if planned is None:
+                        return []  # a value this plan cannot supply: do not route through it
+                    step = replace(
+                        step, text=planned.text, screen_slots=planned.screen_slots,
+                        fallback_source=planned.fallback_source,
+                    )  # fmt: skip
+                steps.append(step)
         return steps
+
+    def _planned_typing(self, node: int) -> ScriptStep | None:
+        """The plan's own typing in ``node``, to reuse when a route passes through it."""
+        return next((s for s in self.script if s.node == node and s.template.type == "type"), None)
 
     def _fallback(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
