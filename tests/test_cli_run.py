@@ -120,3 +120,35 @@ def test_retrieve_respects_the_token_budget_and_prints_a_table(kb: Path) -> None
 def test_retrieve_from_a_missing_kb_is_a_clear_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["retrieve", str(tmp_path / "nope"), "anything"])
     assert result.exit_code == 2 and "no such knowledge-base folder" in result.output
+
+
+def test_run_with_the_model_team_against_a_loopback_server(tmp_path: Path) -> None:
+    """`--policy model` drives the real client against a local OpenAI-compatible server; the
+    run folder keeps the usage, never the key."""
+    from guigraph.testing import FakeModelServer
+    from tests.agents.oracle import Oracle
+
+    template, seed = "tool.wifi", 5
+    oracle = Oracle([(template, seed)])
+    out = tmp_path / "model-run"
+    with FakeModelServer(oracle, models=("oracle",)) as server:
+        args = ["run", "--task", template, "--seed", str(seed), "--policy", "model"]
+        args += ["--model", "oracle", "--base-url", server.base_url, "--out", str(out)]
+        result = runner.invoke(app, args, env={"OPENAI_API_KEY": "sk-test-secret-123"})
+        assert result.exit_code == 0, result.output
+        assert server.request_count > 0
+    assert "success: yes (the world's checker)" in result.output
+    usage = json.loads((out / "usage.json").read_text())
+    assert usage["run"]["calls"] == server.request_count
+    for path in out.rglob("*"):
+        if path.is_file() and path.suffix in (".json", ".jsonl"):
+            assert "sk-test-secret-123" not in path.read_text()
+
+
+def test_run_refuses_a_model_the_server_does_not_serve(tmp_path: Path) -> None:
+    from guigraph.testing import FakeModelServer
+
+    with FakeModelServer(models=("served",)) as server:
+        args = ["run", "--task", TEMPLATE, "--policy", "model", "--model", "typo"]
+        result = runner.invoke(app, [*args, "--base-url", server.base_url])
+    assert result.exit_code != 0 and "'typo' is not served" in result.output

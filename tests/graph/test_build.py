@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +206,36 @@ def test_trace_values_are_the_episodes_own(tmp_path: Path) -> None:
     assert typed_edges, "the search edge should be shared and carry a slot"
     key = next(k for k in first.values if k.startswith(f"{typed_edges[0]}:"))
     assert (first.values[key], second.values[key]) == ("Paris", "Lima")
+
+
+class ScreenTitleOcr:
+    """Stands in for RapidOCR: 'reads' a screenshot by looking up what was rendered on it."""
+
+    def __init__(self, recorders: list[Recorder]):
+        from guigraph.geometry import BBox
+        from guigraph.ocr import OcrLine
+
+        self.calls = 0
+        self.text: dict[bytes, list[OcrLine]] = {}
+        for rec in recorders:
+            for step, truth in zip(rec.steps, rec.truth, strict=True):
+                title = str(truth["screen"]).split(".")[1].upper()
+                line = OcrLine(title, BBox(50, 30, 300, 60), 0.9)
+                self.text[step.observation.screenshot or b""] = [line]
+
+    def read(self, png: bytes) -> list[Any]:
+        self.calls += 1
+        return self.text[png]
+
+
+def test_ocr_describes_screens_that_have_no_tree_and_no_description(tmp_path: Path) -> None:
+    recorders = make_recorders(with_ui=False)
+    for rec in recorders:  # strip the descriptions: only pixels are left
+        rec.steps = [replace(step, description="") for step in rec.steps]
+    ocr = ScreenTitleOcr(recorders)
+    kb = KnowledgeBase.create(tmp_path / "kb", KBSettings(use_ui=False))
+    GraphBuilder(kb, ocr=ocr).build(sources(recorders))
+    report = check(kb, write_logs(tmp_path / "logs", recorders))
+    assert report.purity == 1.0 and report.ari >= 0.8
+    assert 0 < ocr.calls <= sum(len(r.steps) for r in recorders)  # run starts only
+    assert {node.state_text for node in kb.nodes()} >= {"MAIN", "RESULTS", "CART"}

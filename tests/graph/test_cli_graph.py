@@ -63,6 +63,11 @@ def test_bad_inputs_exit_2_with_a_message(
         app, ["build", str(logs_dir), "--kb", str(tmp_path / "kb"), "--judge", "llm"]
     )
     assert llm.exit_code == 2 and "GUIGRAPH_MODEL" in llm.output
+    try:
+        import rapidocr_onnxruntime  # noqa: F401
+    except ImportError:  # the usual case: the extra is not installed
+        ocr = runner.invoke(app, ["build", str(logs_dir), "--kb", str(tmp_path / "kb"), "--ocr"])
+        assert ocr.exit_code == 2 and "guigraph[ocr]" in ocr.output
     (logs_dir / "splits" / "random_split.json").unlink()
     nosplit = runner.invoke(app, ["build", str(logs_dir), "--kb", str(tmp_path / "kb")])
     assert nosplit.exit_code == 2 and "random_split.json" in nosplit.output

@@ -59,7 +59,8 @@ def test_dropped_connection_is_a_protocol_error() -> None:
 
 
 def test_counts_requests_in_flight() -> None:
-    with FakeModelServer(latency_s=0.5) as server:
+    # Long enough for all five requests to have started, even on a loaded machine.
+    with FakeModelServer(latency_s=1.5) as server:
         threads = [
             threading.Thread(
                 target=httpx.post,

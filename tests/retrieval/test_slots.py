@@ -30,6 +30,7 @@ from guigraph.retrieval.slots import align_value, fill_slot, words
             "Zephyr kettle",
         ),
         ("Oslo", "Weather in Oslo today", "Weather in New York today", "New York"),
+        ("Oslo", "What is the weather like in Oslo?", "Check the weather in Lima", "Lima"),
         (
             "Jun 22",
             "Add lunch to my calendar on Jun 22 at 07:00",
@@ -44,6 +45,11 @@ def test_alignment_finds_the_new_value(example: str, old: str, new: str, expecte
 
 def test_value_not_in_old_instruction_has_no_alignment() -> None:
     assert align_value("Lima", "Check the weather", "Check the weather in Rome") is None
+
+
+def test_the_sentence_end_anchors_a_final_value() -> None:
+    old, new = "Add lunch to my calendar on Jun 22 at 07:00", "Schedule lunch for Jun 14, 21:00"
+    assert align_value("07:00", old, new) == "21:00"
 
 
 def test_a_stopword_is_no_anchor() -> None:

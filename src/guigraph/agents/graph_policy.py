@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from guigraph.agents.grounding import ground
@@ -65,11 +65,39 @@ class GraphView:
     id_apps: dict[str, str] = field(default_factory=dict)
     app_counts: dict[str, int] = field(default_factory=dict)  # traces that use each app
 
-    def __post_init__(self) -> None:
-        if not self.app_counts:
-            from collections import Counter
+    #: app -> words nearly every instruction using the app says, and that rarely appear
+    #: without it ("email" for Mail): an app whose marker the task lacks is likely not wanted.
+    markers: dict[str, set[str]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        from collections import Counter
+
+        if not self.app_counts:
             self.app_counts = dict(Counter(a for t in self.traces for a in self._apps_of(t) if a))
+        if not self.markers:
+            self.markers = self._find_markers()
+
+    def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
+        from collections import Counter
+
+        from guigraph.retrieval.slots import content_words
+
+        with_app: dict[str, Counter[str]] = {}
+        overall: Counter[str] = Counter()
+        for trace in self.traces:
+            said = content_words(trace.instruction)
+            overall.update(said)
+            for app in self._apps_of(trace):
+                with_app.setdefault(app, Counter()).update(said)
+        markers: dict[str, set[str]] = {}
+        for app, counts in with_app.items():
+            total = self.app_counts.get(app, 0)
+            markers[app] = {
+                word
+                for word, n in counts.items()
+                if total >= 3 and n >= share * total and n >= share * overall[word]
+            }
+        return markers
 
     def traces_using(self, app: str, instruction: str, k: int = 8) -> list[RetrievedTrace]:
         """The ``k`` traces most like ``instruction`` among those that work in ``app``.
@@ -163,7 +191,7 @@ class GraphPolicy:
         ranked = rank_plans(
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
-            app_counts=self.view.app_counts,
+            app_counts=self.view.app_counts, markers=self.view.markers,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")
@@ -197,7 +225,7 @@ class GraphPolicy:
         self, state: SemanticState, history: Sequence[HistoryEntry], feedback: Feedback,
         memory: FocusMemory,
     ) -> Proposal:  # fmt: skip
-        self._advance(history)
+        self.advance(history)
         _remember_screen(state, memory, len(history))
         if not self.script:
             return Proposal(Action(ActionType.IMPOSSIBLE), reason="no plan")
@@ -214,13 +242,17 @@ class GraphPolicy:
         self.pending = None
         return Proposal(Action(ActionType.PRESS_BACK), reason="every option was banned")
 
-    def _advance(self, history: Sequence[HistoryEntry]) -> None:
+    def advance(self, history: Sequence[HistoryEntry]) -> None:
         """Move past the step proposed last time, if it was executed and did something."""
         if self.pending is None or not history:
             return
         index, action = self.pending
         last = history[-1]
         worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
+        if last.outcome.status is OutcomeStatus.NO_EFFECT and index is not None:
+            # An in-page step may change nothing visible (an item added to a cart off screen);
+            # repeating it would not help. A step that should have left the state did fail.
+            worked = self.script[index].jumps_to is None
         if last.action == action and worked:
             if index is None and self.route:
                 self.route.pop(0)
@@ -263,16 +295,38 @@ class GraphPolicy:
         kind = step.template.type
         if kind in ("click", "long_press"):
             proposal = self._proposal(self.cursor, step, state, memory)
-            if proposal is None and (here == step.node or self.mode == "trace"):
-                return self._reveal(state) or self._switch_plan(here, state, feedback, memory)
+            # Where the step belongs (or, unlocalized, in its app: another screen size can
+            # hide the target below the fold), look further down before giving up on it.
+            in_place = here == step.node or (here is None and _same_app(state.app, step.app))
+            if proposal is None and (in_place or self.mode == "trace"):
+                return (
+                    self._reveal(state)
+                    or self._detour_for_value(here, state, feedback, memory)
+                    or self._switch_plan(here, state, feedback, memory)
+                )
             return proposal
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
             return self._proposal(self.cursor, step, state, memory) if typing_possible else None
-        same_app = (state.app or "").lower() == (step.app or "").lower()
-        if here == step.node or same_app or self.mode == "trace":
+        if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
         return None
+
+    def _detour_for_value(
+        self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
+    ) -> Proposal | None:
+        """The value to tap is not offered here (no conversation with Jonas yet): splice in a
+        recorded way from this state that types a value of the same kind and then taps it
+        (new message, type the name, pick the suggestion)."""
+        step = self.script[self.cursor]
+        if self.mode != "graph" or here is None or step.label == step.template.target_label:
+            return None
+        detour = find_value_detour(self.view, here, step)
+        if detour is None:
+            return None
+        self.script[self.cursor : self.cursor + 1] = detour
+        self.notes.append(f"typed {step.label!r} through another recorded way at state {here}")
+        return self._current_step(state, feedback, memory)
 
     def _switch_plan(
         self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
@@ -331,7 +385,12 @@ class GraphPolicy:
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         here = self._here(state)
-        if self.mode != "graph" or here is None:
+        if self.mode != "graph":
+            return None
+        if self.script[self.cursor].home and not is_home(state.app):
+            self.pending = None  # home is one key away from anywhere
+            return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
+        if here is None:
             return None
         if not self.route or self.route[0].node != here:
             self.route = self._route(here, self.script[self.cursor].node)
@@ -385,6 +444,47 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[ScriptStep] | None:
+    """Steps from a recorded trace leaving ``here`` that type a value and then tap it, where
+    that value is of the same kind as ``step``'s (the two sites share recorded values)."""
+    from guigraph.agents.script import trace_script
+    from guigraph.retrieval.values import type_site
+
+    wanted_kind = view.values.known((step.node, "click"))
+    for trace in view.traces:
+        if here not in trace.node_path:
+            continue
+        script = trace_script(trace, view.edges, view.nodes)
+        start = next((i for i, s in enumerate(script) if s.node == here), None)
+        if start is None:
+            continue
+        field, typed_at = "", None
+        for i, candidate in enumerate(script[start : start + 6], start):
+            kind = candidate.template.type
+            if (
+                kind == "type"
+                and len(wanted_kind & view.values.known(type_site(candidate.node, field))) >= 2
+            ):
+                typed_at = i
+            elif kind in ("click", "long_press"):
+                if (
+                    typed_at is not None
+                    and len(wanted_kind & view.values.known((candidate.node, "click"))) >= 2
+                ):
+                    return [
+                        replace(s, text=step.label, screen_slots=()) if j == typed_at
+                        else replace(s, label=step.label) if j == i
+                        else s
+                        for j, s in enumerate(script[start : i + 1], start)
+                    ]  # fmt: skip
+                field = candidate.template.target_label
+    return None
+
+
+def _same_app(a: str | None, b: str | None) -> bool:
+    return bool(a) and (a or "").lower() == (b or "").lower()
 
 
 def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:

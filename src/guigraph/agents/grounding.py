@@ -8,13 +8,17 @@ on an earlier screen.
 
 from __future__ import annotations
 
+import re
+
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.agents.script import ScriptStep
 from guigraph.geometry import Point
+from guigraph.retrieval.slots import content_words
 from guigraph.types import Action, ActionType, ScrollDirection
 
 _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
+UNFILLED = re.compile(r"\{text\d+\}")
 
 
 def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
@@ -80,13 +84,14 @@ def _by_replaced_value(step: ScriptStep, state: SemanticState, label: str) -> El
     wanted = [new.lower() for old, new in step.replacements if old.lower() in label.lower()]
     if not wanted:
         return None
-    others = [new.lower() for _, new in step.replacements]
-    best, best_score = None, 0
+    best, best_score = None, -1
     for view in _not_the_typing_field(step, list(state.elements)):
-        shown = f"{view.label} {view.element.content_desc}".lower()
-        if view.role not in ACTIONABLE_ROLES or not all(w in shown for w in wanted):
+        shown = f"{view.label} {view.element.content_desc}"
+        if view.role not in ACTIONABLE_ROLES or not all(w in shown.lower() for w in wanted):
             continue
-        score = sum(w in shown for w in others)
+        # Among results that show the value, the one that matches the task best
+        # ("the wikiverse.org article about jazz", not the first jazz article).
+        score = len(content_words(shown) & step.task_words)
         if best is None or score > best_score:
             best, best_score = view, score
     return best

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import fill_slot, words
+from guigraph.retrieval.slots import content_words, fill_slot
 from guigraph.retrieval.values import ValueIndex, type_site
 
 if TYPE_CHECKING:
@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 
 HOME_APPS = frozenset({"home", "launcher", ""})
 #: Buttons that close a pop-up: a recorded dismissal is an accident of that run, not a step of
-#: the workflow (the pop-up may not come again, and a rule dismisses it when it does).
+#: the workflow (the pop-up may not come again, and a rule dismisses it when it does). "Cancel"
+#: is left out: task dialogs (a playlist picker, a share sheet) have one too.
 DISMISS_LABELS = frozenset(
     {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
-     "close", "skip", "dismiss", "cancel"}
+     "close", "skip", "dismiss"}
 )  # fmt: skip
 
 
@@ -52,6 +53,7 @@ class ScriptStep:
     #: (recorded value, new value) of the task: a result titled "Chess, a guide" was chosen
     #: for the recorded "chess"; for "marathons" the team looks for a result with that word.
     replacements: tuple[tuple[str, str], ...] = ()
+    task_words: frozenset[str] = frozenset()  # the new instruction's content words
 
     @property
     def home(self) -> bool:
@@ -133,7 +135,7 @@ def bind(
 ) -> Binding:
     """Fill the script's values for ``instruction``; unfilled ones keep the trace's own."""
     binding = Binding([])
-    new_words = {w.lower() for w in words(instruction)}
+    new_words = content_words(instruction)
     field = ""
     pairs: list[tuple[str, str]] = []
     for step in steps:
@@ -154,7 +156,7 @@ def bind(
             if new is None:
                 binding.unfilled += 1
             else:
-                binding.claimed |= {w.lower() for w in words(new)} & new_words
+                binding.claimed |= content_words(new) & new_words
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
@@ -164,7 +166,8 @@ def bind(
         if _typed_value(key, binding.steps)
     ]
     found = tuple((old, new) for old, new in pairs if old and new)
-    binding.steps = [replace(s, replacements=found) for s in binding.steps]
+    task = frozenset(new_words)
+    binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
     return binding
 
 
@@ -186,7 +189,7 @@ def _bind_text(
     text = step.template.text or ""
     screen: list[tuple[str, str]] = []
     bound: dict[str, str] = {}
-    new_words = {w.lower() for w in words(instruction)}
+    new_words = content_words(instruction)
     for slot, source in step.template.text_sources:
         marker = "{" + slot + "}"
         recorded = trace.values.get(f"{step.slot_key}:{slot}", "")
@@ -199,7 +202,7 @@ def _bind_text(
             binding.unfilled += 1
             new = recorded
         else:
-            binding.claimed |= {w.lower() for w in words(new)} & new_words
+            binding.claimed |= content_words(new) & new_words
             bound[slot] = new
         text = text.replace(marker, new)
     return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)

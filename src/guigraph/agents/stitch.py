@@ -23,56 +23,16 @@ from guigraph.agents.script import (
     segments,
     trace_script,
 )
-from guigraph.retrieval.slots import words
+from guigraph.retrieval.slots import STOPWORDS, content_words, words
 from guigraph.retrieval.values import ValueIndex
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node, Trace
     from guigraph.retrieval.context import RetrievedTrace
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "by",
-        "with",
-        "from",
-        "it",
-        "its",
-        "my",
-        "me",
-        "i",
-        "is",
-        "are",
-        "be",
-        "this",
-        "that",
-        "then",
-        "up",
-        "down",
-        "into",
-        "under",
-        "over",
-        "as",
-        "please",
-        "can",
-        "you",
-        "your",
-        "what",
-        "how",
-        "who",
-        "which",
-    ]
-)
+#: How much the instruction similarity of a trace (cosine, 0..1) weighs against the words it
+#: explains: enough to break ties between traces that explain the same words.
+SIMILARITY_WEIGHT = 3.0
 UNFILLED_PENALTY = 2.0
 #: A word of the instruction explained as a value (a city typed, a contact tapped) is stronger
 #: evidence that a piece belongs to the task than a word its donor instruction shares.
@@ -88,10 +48,6 @@ class PlanChoice:
     score: float
     stitched: bool
     claimed: dict[str, float] = field(default_factory=dict)
-
-
-def content_words(text: str) -> set[str]:
-    return {w.lower() for w in words(text)} - STOPWORDS
 
 
 def source_app(source: str, id_apps: Mapping[str, str] | None = None) -> str:
@@ -130,6 +86,7 @@ def rank_plans(
     allow_stitching: bool = True,
     id_apps: Mapping[str, str] | None = None,
     app_counts: Mapping[str, int] | None = None,
+    markers: Mapping[str, set[str]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed)."""
@@ -143,7 +100,9 @@ def rank_plans(
     ]
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
-        context = _Context(instruction, wanted, values, aliases, id_apps or {}, app_counts or {})
+        context = _Context(
+            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {}
+        )
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
             # A recorded workflow is safer than a new combination: stitch only for a clear gain.
@@ -162,7 +121,8 @@ def _single(
         app_sequence(binding.steps), aliases, wanted
     )
     claimed = _weigh(binding.claimed & wanted, shared & wanted)
-    score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled + item.score
+    score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
+    score += SIMILARITY_WEIGHT * item.score
     return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
 
 
@@ -190,6 +150,7 @@ class _Context:
     aliases: Mapping[str, str]
     id_apps: Mapping[str, str]
     app_counts: Mapping[str, int]
+    markers: Mapping[str, set[str]] = field(default_factory=dict)
 
     def app_of(self, source: str) -> str:
         return source_app(source, self.id_apps)
@@ -288,6 +249,9 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
         penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
+        marks = context.markers.get(app, set())
+        if marks and not marks & context.wanted:
+            penalty += 1.0  # every recorded use of this app says "email"; this task does not
         consumes = [
             source
             for step in binding.steps

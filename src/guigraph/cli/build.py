@@ -31,6 +31,12 @@ def build(
     split_file: Annotated[
         str, typer.Option("--split-file", help="Which split: splits/<NAME>_split.json of the logs.")
     ] = "random",
+    ocr: Annotated[
+        bool,
+        typer.Option(
+            "--ocr", help="Read text off screens with no UI tree and no description (extra ocr)."
+        ),
+    ] = False,
     ignore_ui: Annotated[
         bool,
         typer.Option(
@@ -57,6 +63,7 @@ def build(
                 selection,
                 judge=judge,
                 use_ui=not ignore_ui,
+                ocr=ocr,
                 on_total=lambda total: progress.update(task, total=total),
                 on_episode=lambda _: progress.advance(task),
             )

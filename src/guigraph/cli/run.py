@@ -63,22 +63,37 @@ def run(
         bool, typer.Option("--no-graph", help="Use no retrieval and no graph at all.")
     ] = False,
     history: Annotated[str, typer.Option("--history", help="narrative or atomic.")] = "narrative",
-    verify: Annotated[str, typer.Option("--verify", help="always or never.")] = "always",
+    verify: Annotated[
+        str, typer.Option("--verify", help="always, never, or adaptive (model policies).")
+    ] = "always",
+    policy: Annotated[
+        str, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
+    ] = "graph",
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model name, for --policy model|hybrid.")
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="OpenAI-compatible server, for --policy model|hybrid."),
+    ] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
 ) -> None:
-    """Run the model-free agent team on one task, printing each step as it happens."""
-    from guigraph.agents.graph_policy import GraphView
+    """Run the agent team on one task (model-free by default), printing each step."""
+    from contextlib import ExitStack
+
+    from guigraph.agents.factory import team_factory
     from guigraph.agents.loop import Budget, Callback, run_episode
-    from guigraph.agents.team import TeamOptions, rule_team
+    from guigraph.agents.team import TeamOptions
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
     from guigraph.envs.simphone.env import SimPhone
-    from guigraph.errors import ConfigError
+    from guigraph.errors import ConfigError, GuigraphError
     from guigraph.eval.suite import resolve_task
 
     if env not in ENVS:
         raise _fail(f"unknown env {env!r}; available: {', '.join(ENVS)}")
     try:
-        options = TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
+        if policy == "graph":  # the model-free team knows no adaptive verifier
+            TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
         the_task, checkable = resolve_task(task, seed)
         phone = SimPhone(device, version=version)
     except (ConfigError, ValueError) as exc:
@@ -92,14 +107,25 @@ def run(
             "note: not a SimPhone template, so the world has no checker for it; the phone "
             "starts with no task set up and success is unknown"
         )
-    view = GraphView.load(knowledge) if knowledge is not None else None
     callbacks: list[Callback] = [ConsoleProgress()]
     if out is not None:
         callbacks.append(TrajectoryWriter(out))
     try:
-        team = rule_team(knowledge, view, options)
-        run_episode(phone, team, the_task, seed=seed, budget=Budget(max_steps), callbacks=callbacks)
+        with ExitStack() as resources:
+            make_team, hub = team_factory(
+                policy, knowledge, resources, memory=memory, verify=verify, history=history,
+                use_graph=not no_graph, model=model, base_url=base_url,
+            )  # fmt: skip
+            team = make_team(the_task)
+            budget = Budget(max_steps)
+            run_episode(phone, team, the_task, seed=seed, budget=budget, callbacks=callbacks)
+            if hub is not None:
+                typer.echo(hub.ledger.summary())
+                if out is not None:  # usage is kept with the run (keys never are)
+                    hub.save_usage(out / "usage.json")
         success = phone.task_succeeded() if checkable else None
+    except GuigraphError as exc:
+        raise _fail(str(exc)) from exc
     finally:
         phone.close()
         if knowledge is not None:

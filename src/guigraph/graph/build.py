@@ -15,6 +15,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from guigraph.errors import GuigraphError
 from guigraph.graph.judge import Judgement, PageJumpJudge, RuleJudge, Verdict
@@ -30,6 +31,9 @@ from guigraph.graph.records import ActionTemplate, Slot, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
 from guigraph.graph.templates import action_template
 from guigraph.types import Episode, Observation
+
+if TYPE_CHECKING:
+    from guigraph.ocr import OcrEngine
 
 logger = logging.getLogger(__name__)
 
@@ -75,8 +79,10 @@ class GraphBuilder:
         kb: KnowledgeBase,
         judge: PageJumpJudge | None = None,
         verifier: StateVerifier | None = None,
+        ocr: OcrEngine | None = None,
     ):
         self.kb = kb
+        self.ocr = ocr if ocr is not None else kb.ocr
         self.judge = judge or RuleJudge(kb.settings.rule_judge)
         self.verifier = verifier or DualThresholdVerifier(kb.settings.match)
         self.use_ui = kb.settings.use_ui
@@ -159,7 +165,7 @@ class GraphBuilder:
             problem = _screenshot_problem(step.observation)
             if problem:
                 raise EpisodeSkipped(f"episode {episode.episode_id} step {step.index}: {problem}")
-            views.append(ScreenView(step.observation, step.description, self.use_ui))
+            views.append(ScreenView(step.observation, step.description, self.use_ui, self.ocr))
         return views
 
     def _node_for(

@@ -58,6 +58,7 @@ def build_from_logs(
     selection: LogsSelection | None = None,
     judge: str = "rule",
     use_ui: bool = True,
+    ocr: bool = False,
     on_total: Callable[[int], None] | None = None,
     on_episode: Callable[[str], None] | None = None,
 ) -> tuple[BuildSummary, dict[str, Any]]:
@@ -66,14 +67,18 @@ def build_from_logs(
     Episodes already in the KB are skipped, so a killed build resumes where it stopped.
     Bad input (no logs, no split file, unknown judge) raises before anything is written.
     """
+    from guigraph.errors import require
     from guigraph.graph.judge import judge_from_name
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.settings import KBSettings
 
     page_judge = judge_from_name(judge)
+    if ocr:
+        require("rapidocr_onnxruntime", "ocr")  # fail now, not once per episode
     sources = episode_sources(logs_dir, selection or LogsSelection())
     if on_total is not None:
         on_total(len(sources))
-    with KnowledgeBase.create(kb_dir, KBSettings(use_ui=use_ui, judge=judge)) as knowledge:
+    settings = KBSettings(use_ui=use_ui, judge=judge, ocr=ocr)
+    with KnowledgeBase.create(kb_dir, settings) as knowledge:
         summary = GraphBuilder(knowledge, judge=page_judge).build(sources, on_episode=on_episode)
         return summary, knowledge.stats()

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from guigraph.embed import TextEncoder
     from guigraph.graph.matcher import StateIndex
+    from guigraph.ocr import OcrEngine
     from guigraph.types import Observation
 
 DB_FILE = "kb.sqlite"
@@ -64,6 +65,7 @@ class KnowledgeBase:
         self.conn = conn
         self.settings = settings
         self._encoder: TextEncoder | None = None
+        self._ocr: OcrEngine | None = None
         self._state_index: StateIndex | None = None
         self._graph: nx.DiGraph | None = None
         self._trace_search: tuple[Any, list[str]] | None = None
@@ -131,6 +133,15 @@ class KnowledgeBase:
 
             self._encoder = encoder_from_spec(self.settings.encoder)
         return self._encoder
+
+    @property
+    def ocr(self) -> OcrEngine | None:
+        """The OCR engine of a KB built with ``ocr=True`` (RapidOCR, extra ``ocr``)."""
+        if self.settings.ocr and self._ocr is None:
+            from guigraph.ocr import RapidOcrEngine
+
+            self._ocr = RapidOcrEngine()
+        return self._ocr
 
     @property
     def state_index(self) -> StateIndex:
@@ -260,7 +271,7 @@ class KnowledgeBase:
         from guigraph.graph.matcher import describe
         from guigraph.graph.screen import ScreenView
 
-        view = ScreenView(observation, description, use_ui=self.settings.use_ui)
+        view = ScreenView(observation, description, self.settings.use_ui, self.ocr)
         descriptor = describe([view], self.encoder)[0]
         return [(c.node_id, c.score) for c in self.state_index.search(descriptor, k)]
 

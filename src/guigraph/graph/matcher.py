@@ -87,6 +87,8 @@ class MatchSettings:
     #: UI structure at least this similar is the same screen without looking at pixels.
     text_sure: float = 0.95
     visual_threshold: float = 0.5
+    #: With no text on either side, looks alone decide, and screens of one app look alike.
+    visual_only_threshold: float = 0.99
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so
@@ -117,11 +119,12 @@ class DualThresholdVerifier:
         if descriptor.app and candidate.app and descriptor.app != candidate.app:
             return False
         text = candidate.text_similarity
-        if text is not None:
-            if text < self.settings.text_threshold:
-                return False
-            if descriptor.from_ui and text >= self.settings.text_sure:
-                return True
+        if text is None:
+            return candidate.visual_similarity >= self.settings.visual_only_threshold
+        if text < self.settings.text_threshold:
+            return False
+        if descriptor.from_ui and text >= self.settings.text_sure:
+            return True
         return candidate.visual_similarity >= self.settings.visual_threshold
 
 

@@ -17,6 +17,8 @@ from guigraph.types import Observation, UIElement
 if TYPE_CHECKING:
     import numpy as np
 
+    from guigraph.ocr import OcrEngine
+
 #: Thumbnail grid (width, height) the judge compares; phones are about twice as tall as wide.
 THUMB_SIZE = (32, 64)
 #: The visual descriptor pools the thumbnail's edge map over POOLxPOOL blocks: 8x16 = 128.
@@ -31,6 +33,8 @@ class ScreenView:
     observation: Observation
     description: str = ""
     use_ui: bool = True
+    #: Reads text off the screenshot when there is neither a UI tree nor a description.
+    ocr: OcrEngine | None = field(default=None, repr=False)
     _thumb: np.ndarray | None = field(default=None, repr=False)
     _tokens: frozenset[str] | None = field(default=None, repr=False)
     _visual: np.ndarray | None = field(default=None, repr=False)
@@ -91,13 +95,18 @@ class ScreenView:
         return self._tokens
 
     def state_text(self) -> str:
-        """What the state descriptor embeds: UI structure when present, else the description.
+        """What the state descriptor embeds: UI structure when present, else the description,
+        else the text OCR reads off the screenshot (when an engine is given).
 
         The app is not part of it: it is checked on its own, and would make every two screens
         of one app look alike.
         """
         if self.has_ui:
             return " ".join(sorted(self.structure_tokens()))
+        if not self.description and self.ocr is not None:
+            # Cached like the other features: OCR is by far the most expensive of them.
+            lines = self.ocr.read(self.observation.png_bytes())
+            self.description = " ".join(line.text for line in lines)
         return self.description
 
 

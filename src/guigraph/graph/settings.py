@@ -18,6 +18,8 @@ class KBSettings:
     #: False builds from screenshots and descriptions only (real GUIOdyssey has no UI tree).
     use_ui: bool = True
     judge: str = "rule"
+    #: Describe screens that have neither a UI tree nor a description by OCR (extra ``ocr``).
+    ocr: bool = False
     match: MatchSettings = field(default_factory=MatchSettings)
     rule_judge: RuleJudgeSettings = field(default_factory=RuleJudgeSettings)
 
@@ -26,6 +28,7 @@ class KBSettings:
             "encoder": self.encoder,
             "use_ui": self.use_ui,
             "judge": self.judge,
+            "ocr": self.ocr,
             "match": self.match.to_dict(),
             "rule_judge": self.rule_judge.to_dict(),
         }
@@ -36,13 +39,14 @@ class KBSettings:
             encoder=str(data.get("encoder", "hashing:256")),
             use_ui=bool(data.get("use_ui", True)),
             judge=str(data.get("judge", "rule")),
+            ocr=bool(data.get("ocr", False)),
             match=MatchSettings.from_dict(dict(data.get("match", {}))),
             rule_judge=RuleJudgeSettings.from_dict(dict(data.get("rule_judge", {}))),
         )
 
     def check_compatible(self, requested: KBSettings) -> None:
         """A KB grows only with the settings it was built with, or its graph would mix rules."""
-        for name in ("encoder", "use_ui", "judge"):
+        for name in ("encoder", "use_ui", "judge", "ocr"):
             have, want = getattr(self, name), getattr(requested, name)
             if have != want:
                 raise ConfigError(

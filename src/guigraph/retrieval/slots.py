@@ -20,6 +20,62 @@ _QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!
 _EDGE_PUNCT = ".,:;!?'’"
 
 
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "by",
+        "with",
+        "from",
+        "it",
+        "its",
+        "my",
+        "me",
+        "i",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "then",
+        "up",
+        "down",
+        "into",
+        "under",
+        "over",
+        "as",
+        "please",
+        "can",
+        "you",
+        "your",
+        "what",
+        "how",
+        "who",
+        "which",
+        "about",
+    ]
+)
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words that carry meaning, plurals folded ("bookmarks" -> "bookmark")."""
+    return {normal_word(w) for w in words(text)} - STOPWORDS
+
+
+def normal_word(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def words(text: str) -> list[str]:
     return [w.strip(_EDGE_PUNCT) for w in _WORD.findall(text) if w.strip(_EDGE_PUNCT)]
 
@@ -49,9 +105,16 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     )
     opcodes = matcher.get_opcodes()
     start, end = span
-    if not _anchored(opcodes, start, end, [w.lower() for w in old]):
-        return None
     new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    # The last words of both sentences anchor each other ("... at 07:00" / "..., 21:00").
+    at_the_end = (
+        end == len(old)
+        and new_end == len(new)
+        and _shape(" ".join(new[new_start:new_end])) == _shape(example)
+        and any(c.isdigit() for c in example)  # a time, a date, a number: not free text
+    )
+    if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
+        return None
     if new_start >= new_end or new_end - new_start > len(value) + 2:
         return None
     found = new[new_start:new_end]
@@ -62,9 +125,6 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
 
 
 Opcode = tuple[str, int, int, int, int]
-
-
-ANCHOR_DISTANCE = 2
 
 
 #: Words too common to anchor an alignment on ("the" is in both of any two sentences).
@@ -92,13 +152,27 @@ ANCHOR_STOPWORDS = frozenset(
 )
 
 
+def _shape(text: str) -> str:
+    """Character classes with runs collapsed: "07:00" and "21:00" are both "d:d"."""
+    classes = (
+        "d" if c.isdigit() else "A" if c.isupper() else "a" if c.isalpha() else c for c in text
+    )
+    return "".join(k for k, _ in itertools.groupby(classes))
+
+
 def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str]) -> bool:
-    """An unchanged meaningful word lies within two words of the value (or inside it)."""
-    near = range(max(0, start - ANCHOR_DISTANCE), end + ANCHOR_DISTANCE)
-    for tag, i1, i2, _, _ in opcodes:
-        if tag != "equal":
+    """An unchanged run of words touches the value (or overlaps it), and that run, or an
+    unchanged run at most two words before it, holds a meaningful word: "temperature in
+    [Paris]" and "weather like in [Oslo]" / "weather in [Lima]", not "the [Paris]"."""
+    equal = [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag == "equal"]
+
+    def meaningful(i1: int, i2: int) -> bool:
+        return any(old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2))
+
+    for i1, i2 in equal:
+        if not (i2 == start or i1 == end or (i1 < end and start < i2)):
             continue
-        if any(i in near and old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2)):
+        if meaningful(i1, i2) or any(meaningful(a, b) and i1 - 2 <= b <= i1 for a, b in equal):
             return True
     return False
 
@@ -131,11 +205,25 @@ def fill_slot(
     if aligned:
         return aligned
     lowered = new_instruction.lower()
-    seen = sorted({v for v in known_values if v}, key=len, reverse=True)
+    # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
+    seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
     for value in seen:
         if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lowered):
             return value
+    same_shape = _same_shape_spans(example, new_instruction)
+    if len(same_shape) == 1:
+        return same_shape[0]
     if not _QUOTED.search(old_instruction):
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _same_shape_spans(example: str, instruction: str) -> list[str]:
+    """Spans of the instruction shaped like a date or time example ("Jun 22" -> "Jul 7")."""
+    if not any(c.isdigit() for c in example):
+        return []
+    size, shape = len(words(example)), _shape(example)
+    tokens = words(instruction)
+    spans = {" ".join(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+    return sorted(span for span in spans if _shape(span) == shape)

@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
-#: Two sites sharing this many values hold the same kind of value (contacts, cities).
-SHARED_TO_POOL = 2
+#: Sites sharing a recorded value hold the same kind of value (contacts, cities): a site seen
+#: once still pools with the others.
+SHARED_TO_POOL = 1
 
 
 def type_site(node: int, field_label: str) -> Site:
@@ -81,6 +82,18 @@ class ValueIndex:
         ]
 
     def known(self, site: Site) -> set[str]:
+        """Values seen at ``site`` (pooled with sites sharing values); for taps, only labels
+        that behave as values (see :meth:`is_value_label`), never a control like "Save"."""
+        values = self._known(site)
+        if site[1] != "click":
+            return values
+        return {v for v in values if self._named_every_time(site[0], v)}
+
+    def _named_every_time(self, node: int, label: str) -> bool:
+        named, total = self.tapped.get((node, label), [0, 0])
+        return total == 0 or named == total
+
+    def _known(self, site: Site) -> set[str]:
         """Values seen at ``site`` and at every site that shares values with it.
 
         Contacts tapped in Messages and typed into Mail's "To" field are one kind of value; a
@@ -118,5 +131,7 @@ class ValueIndex:
         """
         if not label_in_instruction(label, instruction):
             return False
-        named, total = self.tapped.get((node, label), [0, 0])
-        return named == total and len(self.by_site.get((node, "click"), set())) >= 2
+        values = {
+            v for v in self.by_site.get((node, "click"), set()) if self._named_every_time(node, v)
+        }
+        return self._named_every_time(node, label) and len(values) >= 2

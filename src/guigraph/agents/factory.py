@@ -1,0 +1,80 @@
+"""One place that turns command-line choices into a team factory (``run`` and ``replay``).
+
+``--policy graph`` is the model-free team; ``model`` and ``hybrid`` use the model team on an
+OpenAI-compatible server, checked before any episode starts: the team turns failed calls into
+feedback, not errors, so a wrong model name would otherwise fail every step quietly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any
+
+from guigraph.errors import ConfigError, ModelCallError
+from guigraph.types import ActionType
+
+if TYPE_CHECKING:
+    from guigraph.agents.loop import Team
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.llm.config import ModelConfig
+    from guigraph.llm.hub import ModelHub
+
+POLICIES = ("graph", "model", "hybrid")
+MakeTeam = Callable[[Any], "Team"]
+
+
+def check_served(config: ModelConfig) -> None:
+    """Refuse a dead server or a model name it does not serve, naming what it does serve."""
+    from guigraph.llm.check import served_models
+
+    try:
+        served = served_models(config)
+    except ModelCallError as exc:
+        raise ConfigError(f"{exc}; check the server with: guigraph model check") from exc
+    if config.model not in served:
+        raise ConfigError(
+            f"model {config.model!r} is not served at {config.base_url} "
+            f"(served: {', '.join(served) or 'none'}); check with: guigraph model check"
+        )
+
+
+def team_factory(
+    policy: str,
+    kb: KnowledgeBase | None,
+    resources: ExitStack,
+    *,
+    memory: str = "graph",
+    verify: str = "always",
+    history: str = "narrative",
+    use_graph: bool = True,
+    model: str | None = None,
+    base_url: str | None = None,
+    action_space: Collection[ActionType] = frozenset(ActionType),
+) -> tuple[MakeTeam, ModelHub | None]:
+    """A function making a fresh team per episode, and the model hub if any (closed with
+    ``resources``). The graph view is loaded once and shared; each episode gets its own
+    policy cursor."""
+    from guigraph.agents.graph_policy import GraphView
+
+    if policy not in POLICIES:
+        raise ConfigError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    view = GraphView.load(kb) if kb is not None and use_graph else None
+    graph_kb = kb if view is not None else None
+    if policy == "graph":
+        from guigraph.agents.team import TeamOptions, rule_team
+
+        options = TeamOptions(memory=memory, verify=verify, history=history, use_graph=use_graph)
+        return (lambda _: rule_team(graph_kb, view, options)), None
+    from guigraph.agents.model_team import ModelTeamOptions, model_team
+    from guigraph.llm.config import ModelConfig, RoleModels
+    from guigraph.llm.hub import ModelHub
+
+    model_options = ModelTeamOptions(
+        policy=policy, verify=verify, memory=memory, history=history, use_graph=use_graph,
+        action_space=frozenset(action_space),
+    )  # fmt: skip
+    config = ModelConfig(model=model or "", base_url=base_url or "").resolved()
+    check_served(config)
+    hub = resources.enter_context(ModelHub(RoleModels(default=config)))
+    return (lambda _: model_team(graph_kb, view, hub, model_options)), hub

@@ -1,0 +1,148 @@
+"""Assembling a model-backed team for one episode: who acts, who verifies, what is shared.
+
+``model_team(kb, view, hub, ModelTeamOptions(...))`` builds a fresh ``Team`` per episode (the
+graph policy and the roles' briefing hold the episode's state). ``policy`` picks who acts:
+
+- ``model``: the paper's team, every role an MLLM (observer's element list by rule);
+- ``graph``: the model-free graph policy acts, the model only verifies (per ``verify``);
+- ``hybrid``: graph-first acting, the model off the graph (see ``agents.hybrid``).
+
+``verify`` is ``always`` (rule checks, then the model on every proposal), ``adaptive`` (the
+model only for proposals the graph or a rule does not vouch for) or ``never`` (no verifier;
+invalid replies are still sent back). Per-role model settings come from the hub's
+``RoleModels``; role names: planner, progress, observer, decider, verifier, narrator, outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from guigraph.agents.graph_policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
+from guigraph.agents.hybrid import TRUSTED, HybridDecider, HybridNarrator, HybridPlanner
+from guigraph.agents.loop import Team
+from guigraph.agents.model_acting import (
+    LayeredVerifier,
+    ModelDecider,
+    ModelOutcomeChecker,
+    ModelVerifier,
+    ReplyGuard,
+)
+from guigraph.agents.model_roles import (
+    Briefing,
+    ModelNarrator,
+    ModelObserver,
+    ModelPlanner,
+    RoleClient,
+)
+from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
+from guigraph.agents.observer import RuleObserver
+from guigraph.agents.outcome import RuleOutcomeChecker
+from guigraph.agents.roles import Narrator, Observer, Verifier
+from guigraph.agents.team import kb_locator
+from guigraph.agents.verifier import RuleVerifier
+from guigraph.errors import ConfigError
+from guigraph.types import ActionType, Task
+
+if TYPE_CHECKING:
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.llm.hub import ModelHub
+    from guigraph.retrieval.context import Context
+
+POLICIES = ("model", "graph", "hybrid")
+VERIFY_MODES = ("always", "adaptive", "never")
+ROLES = ("planner", "progress", "observer", "decider", "verifier", "narrator", "outcome")
+
+
+@dataclass(frozen=True)
+class ModelTeamOptions:
+    policy: str = "model"
+    verify: str = "always"
+    memory: str = "graph"  # graph | trace (the graph policy's mode)
+    history: str = "narrative"  # narrative | atomic
+    use_graph: bool = True
+    top_k: int = 4
+    token_budget: int = 600
+    screenshots: bool = True
+    describe_screens: bool = False  # a model description of each screen for the decider
+    action_space: Collection[ActionType] = field(default_factory=lambda: frozenset(ActionType))
+    max_attempts: int = 4
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (
+            ("policy", self.policy, POLICIES),
+            ("verify", self.verify, VERIFY_MODES),
+            ("memory", self.memory, ("graph", "trace")),
+            ("history", self.history, ("narrative", "atomic")),
+        ):
+            if value not in allowed:
+                raise ConfigError(f"--{name} must be one of {', '.join(allowed)}, got {value!r}")
+        if self.max_attempts < 1:
+            raise ConfigError(f"max_attempts must be >= 1, got {self.max_attempts}")
+        if self.policy != "model" and not self.use_graph:
+            raise ConfigError(f"--policy {self.policy} needs the graph (use_graph)")
+
+
+def model_team(
+    kb: KnowledgeBase | None, view: GraphView | None, hub: ModelHub, options: ModelTeamOptions
+) -> Team:
+    """A fresh team for one episode."""
+    from guigraph.retrieval.context import retrieve
+
+    use_graph = options.use_graph and kb is not None and view is not None
+    if options.policy != "model" and (kb is None or view is None):
+        raise ConfigError(f"--policy {options.policy} needs a knowledge base")
+    briefing = Briefing()
+
+    def client(role: str) -> RoleClient:
+        return RoleClient(hub.client(role), role, briefing, options.screenshots)
+
+    def context(task: Task) -> Context | None:
+        # The loop asks for the context first: every role's prompt names the task from here on.
+        briefing.task, briefing.episode, briefing.step = task, task.task_id, 0
+        if not use_graph or kb is None:
+            return None
+        found = retrieve(kb, task.instruction, k=options.top_k, token_budget=options.token_budget)
+        briefing.context_text = found.text or briefing.context_text
+        return found
+
+    observer = ModelObserver(client("observer")) if options.describe_screens else None
+    model_planner = ModelPlanner(client("planner"), client("progress"))
+    model_decider = ModelDecider(client("decider"), options.action_space, observer)
+    trusted = TRUSTED if options.verify == "adaptive" else frozenset()
+    verifier = _verifier(options.verify, ModelVerifier(client("verifier")), trusted)
+    narrator: Narrator = ModelNarrator(client("narrator"))
+    planner: ModelPlanner | HybridPlanner | GraphPlanner = model_planner
+    decider: ModelDecider | HybridDecider | GraphDecider = model_decider
+    outcome_trusted: frozenset[str] = frozenset()
+    if options.policy != "model":
+        assert view is not None
+        graph_planner = GraphPlanner(GraphPolicy(view, mode=options.memory))
+        if options.policy == "graph":
+            planner, decider = graph_planner, GraphDecider(graph_planner.policy)
+            narrator, outcome_trusted = RuleNarrator(), TRUSTED
+        else:
+            hybrid = HybridPlanner(graph_planner, model_planner)
+            planner, decider = hybrid, HybridDecider(hybrid, model_decider)
+            narrator, outcome_trusted = HybridNarrator(ModelNarrator(client("narrator"))), TRUSTED
+    if options.history == "atomic":
+        narrator = AtomicNarrator()
+    watcher: Observer = observer if observer is not None else RuleObserver()
+    outcome = (
+        ModelOutcomeChecker(client("outcome"), outcome_trusted)
+        if options.policy != "graph"
+        else RuleOutcomeChecker()
+    )
+    return Team(
+        planner=planner, subgoals=planner, observer=watcher, decider=decider,
+        verifier=verifier, narrator=narrator, outcome=outcome, context=context,
+        locate=kb_locator(kb) if use_graph and kb is not None else None,
+        max_attempts=options.max_attempts,
+    )  # fmt: skip
+
+
+def _verifier(mode: str, model: ModelVerifier, trusted: frozenset[str]) -> Verifier:
+    if mode == "never":
+        return ReplyGuard()
+    return ReplyGuard(LayeredVerifier(RuleVerifier(), model, trusted))
