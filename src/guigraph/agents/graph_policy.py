@@ -40,10 +40,11 @@ if TYPE_CHECKING:
     from guigraph.embed import TextEncoder
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.records import Edge, Node, Trace
-    from guigraph.retrieval.context import Context, RetrievedTrace
+    from guigraph.retrieval.context import Context, GraphData, RetrievedTrace
 
 LOADING_TEXTS = ("loading", "please wait")
 LOOKAHEAD = 8
+ROUTE_COST_LIMIT = 15.0  # about seven transitions
 MAX_REVEAL_SCROLLS = 3
 
 Chooser = Callable[[SemanticState, Feedback, FocusMemory], Proposal | None]
@@ -70,12 +71,25 @@ class GraphView:
     markers: dict[str, set[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from collections import Counter
-
+        # Indexes built once, so that planning does not scan a large KB per episode.
+        self.rows_by_app: dict[str, list[int]] = {}
+        for row, trace in enumerate(self.traces):
+            for app in self._apps_of(trace):
+                self.rows_by_app.setdefault(app, []).append(row)
         if not self.app_counts:
-            self.app_counts = dict(Counter(a for t in self.traces for a in self._apps_of(t) if a))
+            self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
         if not self.markers:
             self.markers = self._find_markers()
+        self._graph_data: GraphData | None = None
+
+    @property
+    def graph_data(self) -> GraphData:
+        """The same nodes and edges for retrieval (loaded once, not per call)."""
+        if self._graph_data is None:
+            from guigraph.retrieval.context import GraphData, out_edges_of
+
+            self._graph_data = GraphData(self.nodes, self.edges, out_edges_of(self.edges.values()))
+        return self._graph_data
 
     def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
         from collections import Counter
@@ -110,7 +124,7 @@ class GraphView:
 
         if self.encoder is None or self.trace_vectors is None:
             return []
-        rows = [i for i, t in enumerate(self.traces) if app in self._apps_of(t)]
+        rows = self.rows_by_app.get(app, [])
         if not rows:
             return []
         query = self.encoder.encode([instruction])[0]
@@ -135,7 +149,10 @@ class GraphView:
     def relevant_apps(self, instruction: str) -> list[str]:
         """Apps the instruction names, then apps where a value it names was used before."""
         apps = apps_named(instruction, self.aliases)
-        for node_id, _ in self.values.sites_naming(instruction):
+        direct = self.values.sites_naming(instruction)
+        # A contact known from Mail is a contact in Messages too: sites of the same kind.
+        related = [kin for site in direct for kin in self.values.kin(site)]
+        for node_id, _ in [*direct, *related]:
             node = self.nodes.get(node_id)
             if node is not None and node.app and not is_home(node.app) and node.app not in apps:
                 apps.append(node.app)
@@ -152,9 +169,10 @@ class GraphView:
         edges = {e.edge_id: e for e in kb.edges()}
         routes = nx.DiGraph()
         for edge in sorted(edges.values(), key=lambda e: e.count):
-            routes.add_edge(
-                edge.source, edge.target, edge_id=edge.edge_id, cost=1.0 + 1.0 / edge.count
-            )
+            # Routes avoid transitions that need typed values: those belong to the plan.
+            typing = any(a.type == "type" for a in edge.actions)
+            cost = 1.0 + 1.0 / edge.count + (3.0 if typing else 0.0)
+            routes.add_edge(edge.source, edge.target, edge_id=edge.edge_id, cost=cost)
         traces = kb.traces()
         values = ValueIndex.build(traces, edges)
         vectors = kb.encoder.encode([t.instruction for t in traces]) if traces else None
@@ -408,7 +426,11 @@ class GraphPolicy:
         if here not in routes or goal not in routes or here == goal:
             return []
         try:
-            path = nx.shortest_path(routes, here, goal, weight="cost")
+            # A route worth taking is short: searching the whole graph for a far or missing
+            # goal costs more than the step is worth on a large KB.
+            _, path = nx.single_source_dijkstra(
+                routes, here, target=goal, cutoff=ROUTE_COST_LIMIT, weight="cost"
+            )
         except nx.NetworkXNoPath:
             return []
         steps: list[ScriptStep] = []
@@ -417,18 +439,24 @@ class GraphPolicy:
             for i, template in enumerate(edge.actions):
                 jumps_to = target if i == len(edge.actions) - 1 else None
                 app = self.view.nodes[source].app if source in self.view.nodes else None
-                steps.append(
-                    ScriptStep(
-                        source,
-                        template,
-                        jumps_to,
-                        app,
-                        "route",
-                        label=template.target_label,
-                        text=template.text,
-                    )
-                )
+                step = ScriptStep(
+                    source, template, jumps_to, app, "route", label=template.target_label,
+                    text=template.text,
+                )  # fmt: skip
+                if template.text_sources:
+                    planned = self._planned_typing(source)
+                    if planned is None:
+                        return []  # a value this plan cannot supply: do not route through it
+                    step = replace(
+                        step, text=planned.text, screen_slots=planned.screen_slots,
+                        fallback_source=planned.fallback_source,
+                    )  # fmt: skip
+                steps.append(step)
         return steps
+
+    def _planned_typing(self, node: int) -> ScriptStep | None:
+        """The plan's own typing in ``node``, to reuse when a route passes through it."""
+        return next((s for s in self.script if s.node == node and s.template.type == "type"), None)
 
     def _fallback(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory

@@ -121,9 +121,10 @@ def ground(
             return Proposal(Action(kind, point=Point(*template.point)), reason="recorded point")
         return None
     if kind is ActionType.TYPE:
-        return Proposal(
-            Action.type_text(step_text(step, memory)), target=state.focused_field, reason="type"
-        )
+        text = step_text(step, memory)
+        if UNFILLED.search(text):
+            return None  # a value this plan cannot supply: never type a "{slot}" marker
+        return Proposal(Action.type_text(text), target=state.focused_field, reason="type")
     if kind is ActionType.SCROLL:
         return Proposal(Action.scroll(ScrollDirection(template.direction or "up")), reason="scroll")
     if kind is ActionType.OPEN_APP:

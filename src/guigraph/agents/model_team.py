@@ -103,7 +103,10 @@ def model_team(
         briefing.task, briefing.episode, briefing.step = task, task.task_id, 0
         if not use_graph or kb is None:
             return None
-        found = retrieve(kb, task.instruction, k=options.top_k, token_budget=options.token_budget)
+        found = retrieve(
+            kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
+            graph=view.graph_data if view is not None else None,
+        )  # fmt: skip
         briefing.context_text = found.text or briefing.context_text
         return found
 

@@ -77,7 +77,10 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
     def context(task: Task) -> Context | None:
         if not use_graph or kb is None:
             return None
-        return retrieve(kb, task.instruction, k=options.top_k, token_budget=options.token_budget)
+        return retrieve(
+            kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
+            graph=view.graph_data if view is not None else None,
+        )  # fmt: skip
 
     planner = GraphPlanner(policy) if policy else _NoPlan()
     return Team(

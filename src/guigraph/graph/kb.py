@@ -57,6 +57,14 @@ CREATE TABLE IF NOT EXISTS steps (
 """
 
 
+def _one_faiss_thread() -> None:
+    """Every search here is one query: FAISS's OpenMP threads only add scheduling, which on a
+    busy 2-core machine made a 10k-vector search ~30x slower (1 ms -> 32 ms, bench/loop.py)."""
+    import faiss
+
+    faiss.omp_set_num_threads(1)
+
+
 class KnowledgeBase:
     """Read API (graph, nodes, edges, traces, match_state, search_traces) and the build's writes."""
 
@@ -69,6 +77,7 @@ class KnowledgeBase:
         self._state_index: StateIndex | None = None
         self._graph: nx.DiGraph | None = None
         self._trace_search: tuple[Any, list[str]] | None = None
+        _one_faiss_thread()
 
     # -- opening -------------------------------------------------------------------------
     @classmethod

@@ -7,7 +7,7 @@ around them (the traces' states and transitions plus one hop beyond), and a line
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -91,39 +91,64 @@ def fill_trace_slots(trace: Trace, instruction: str) -> tuple[dict[str, str], tu
     return values, tuple(missing)
 
 
-def retrieve(kb: KnowledgeBase, instruction: str, k: int = 4, token_budget: int = 1500) -> Context:
+@dataclass(frozen=True)
+class GraphData:
+    """Nodes, edges and each state's outgoing edges, in memory. Load it once per knowledge
+    base (``GraphData.load`` or a team's ``GraphView``) and share it: reading a large KB on
+    every retrieval would cost far more than the retrieval."""
+
+    nodes: Mapping[int, Node]
+    edges: Mapping[int, Edge]
+    out_edges: Mapping[int, Sequence[Edge]]
+
+    @classmethod
+    def load(cls, kb: KnowledgeBase) -> GraphData:
+        edges = {edge.edge_id: edge for edge in kb.edges()}
+        return cls({n.node_id: n for n in kb.nodes()}, edges, out_edges_of(edges.values()))
+
+
+def out_edges_of(edges: Iterable[Edge]) -> dict[int, list[Edge]]:
+    """Each state's outgoing edges, most used first."""
+    by_source: dict[int, list[Edge]] = {}
+    for edge in edges:
+        by_source.setdefault(edge.source, []).append(edge)
+    for listed in by_source.values():
+        listed.sort(key=lambda e: -e.count)
+    return by_source
+
+
+def retrieve(
+    kb: KnowledgeBase,
+    instruction: str,
+    k: int = 4,
+    token_budget: int = 1500,
+    graph: GraphData | None = None,
+) -> Context:
     """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text."""
-    all_edges = {edge.edge_id: edge for edge in kb.edges()}
-    all_nodes = {node.node_id: node for node in kb.nodes()}
+    graph = graph or GraphData.load(kb)
     retrieved = []
     for trace, score in kb.search_traces(instruction, k):
         values, missing = fill_trace_slots(trace, instruction)
         retrieved.append(RetrievedTrace(trace, score, values, missing))
-    node_ids, edge_ids = _subgraph(retrieved, all_edges)
-    nodes = {n: all_nodes[n] for n in node_ids if n in all_nodes}
-    edges = {e: all_edges[e] for e in edge_ids}
+    node_ids, edge_ids = _subgraph(retrieved, graph)
+    nodes = {n: graph.nodes[n] for n in node_ids if n in graph.nodes}
+    edges = {e: graph.edges[e] for e in edge_ids}
     lines = _linearize(retrieved, nodes, edges)
     text, used, truncated = _fit(lines, token_budget)
     return Context(instruction, tuple(retrieved), nodes, edges, text, used, truncated)
 
 
-def _subgraph(
-    retrieved: Iterable[RetrievedTrace], edges: dict[int, Edge]
-) -> tuple[set[int], list[int]]:
+def _subgraph(retrieved: Iterable[RetrievedTrace], graph: GraphData) -> tuple[set[int], list[int]]:
     node_ids: set[int] = set()
     edge_ids: list[int] = []
     for item in retrieved:
         node_ids.update(item.trace.node_path)
         edge_ids.extend(e for e in item.trace.edge_path if e not in edge_ids)
-    by_source: dict[int, list[Edge]] = {}
-    for edge in edges.values():
-        by_source.setdefault(edge.source, []).append(edge)
     for node in sorted(node_ids):
-        popular = sorted(by_source.get(node, []), key=lambda e: -e.count)[:NEIGHBOURS_PER_NODE]
-        for edge in popular:
+        for edge in graph.out_edges.get(node, ())[:NEIGHBOURS_PER_NODE]:
             if edge.edge_id not in edge_ids:
                 edge_ids.append(edge.edge_id)
-    node_ids.update(n for e in edge_ids for n in (edges[e].source, edges[e].target))
+    node_ids.update(n for e in edge_ids for n in (graph.edges[e].source, graph.edges[e].target))
     return node_ids, edge_ids
 
 

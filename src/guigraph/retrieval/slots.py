@@ -202,13 +202,15 @@ def fill_slot(
 ) -> str | None:
     """The value to type in place of ``example`` for the new task, or None if none is found."""
     aligned = align_value(example, old_instruction, new_instruction)
-    if aligned:
-        return aligned
-    lowered = new_instruction.lower()
-    # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
     seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
+    if aligned:
+        # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
+        # price on ShopMall".
+        inside = next((v for v in seen if _contains(aligned, v)), None)
+        return inside or aligned
+    # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
     for value in seen:
-        if re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", lowered):
+        if _contains(new_instruction, value):
             return value
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
@@ -217,6 +219,10 @@ def fill_slot(
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _contains(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", text.lower()) is not None
 
 
 def _same_shape_spans(example: str, instruction: str) -> list[str]:

@@ -12,13 +12,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from guigraph.retrieval.slots import words
+
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
-#: Sites sharing a recorded value hold the same kind of value (contacts, cities): a site seen
-#: once still pools with the others.
-SHARED_TO_POOL = 1
+
+
+def _key(value: str) -> str:
+    return " ".join(w.lower() for w in words(value))
 
 
 def type_site(node: int, field_label: str) -> Site:
@@ -39,6 +42,8 @@ class ValueIndex:
     def __init__(self) -> None:
         self.by_site: dict[Site, set[str]] = defaultdict(set)
         self._pools: dict[Site, set[str]] | None = None
+        self._by_value: dict[str, list[Site]] | None = None
+        self._longest = 0
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
 
@@ -51,6 +56,7 @@ class ValueIndex:
 
     def add_trace(self, trace: Trace, edges: dict[int, Edge]) -> None:
         self._pools = None
+        self._by_value = None
         steps = [
             (trace.node_path[k], str(edge_id), template)
             for k, edge_id in enumerate(trace.edge_path)
@@ -74,12 +80,39 @@ class ValueIndex:
                     self.by_site[(node, "click")].add(template.target_label)
 
     def sites_naming(self, instruction: str) -> list[Site]:
-        """Sites with a recorded value that the instruction names (a known contact, city)."""
-        return [
-            site
-            for site, values in self.by_site.items()
-            if any(label_in_instruction(value, instruction) for value in values)
-        ]
+        """Sites with a recorded value that the instruction names (a known contact, city).
+
+        Looks the instruction's word n-grams up in an index of the values, so the cost grows
+        with the instruction, not with the knowledge base.
+        """
+        self._sites_of("")  # builds the index
+        assert self._by_value is not None
+        tokens = [w.lower() for w in words(instruction)]
+        found: list[Site] = []
+        for size in range(1, self._longest + 1):
+            for start in range(len(tokens) - size + 1):
+                for site in self._by_value.get(" ".join(tokens[start : start + size]), ()):
+                    if site not in found:
+                        found.append(site)
+        return found
+
+    def kin(self, site: Site, shared: int = 3) -> list[Site]:
+        """Sites holding the same kind of value as ``site``: ``shared`` recorded values in
+        common (contacts tapped in Messages, typed into Mail's "To")."""
+        counts: dict[Site, int] = defaultdict(int)
+        for value in self.by_site.get(site, ()):
+            for other in self._sites_of(value):
+                counts[other] += 1
+        return [other for other, n in counts.items() if n >= shared]
+
+    def _sites_of(self, value: str) -> list[Site]:
+        if self._by_value is None:
+            self._by_value = defaultdict(list)
+            for site, values in self.by_site.items():
+                for known in values:
+                    self._by_value[_key(known)].append(site)
+            self._longest = max((len(k.split()) for k in self._by_value), default=0)
+        return self._by_value.get(_key(value), [])
 
     def known(self, site: Site) -> set[str]:
         """Values seen at ``site`` (pooled with sites sharing values); for taps, only labels
@@ -104,6 +137,9 @@ class ValueIndex:
         return self._pools.get(site, self.by_site.get(site, set()))
 
     def _pool_sites(self) -> dict[Site, set[str]]:
+        """Union of the sites that share a recorded value (one shared value makes a pool: a
+        site seen once still joins its kind), through the value index: linear in the values,
+        not quadratic in the sites."""
         sites = [site for site, values in self.by_site.items() if values]
         parent = {site: site for site in sites}
 
@@ -113,10 +149,11 @@ class ValueIndex:
                 site = parent[site]
             return site
 
-        for i, a in enumerate(sites):
-            for b in sites[i + 1 :]:
-                if len(self.by_site[a] & self.by_site[b]) >= SHARED_TO_POOL:
-                    parent[root(a)] = root(b)
+        self._sites_of("")
+        assert self._by_value is not None
+        for holders in self._by_value.values():
+            for other in holders[1:]:
+                parent[root(other)] = root(holders[0])
         pooled: dict[Site, set[str]] = defaultdict(set)
         for site in sites:
             pooled[root(site)] |= self.by_site[site]
