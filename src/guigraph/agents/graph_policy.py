@@ -13,7 +13,7 @@ trace step by step, with the same grounding, but no stitching and no routing thr
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -149,14 +149,24 @@ class GraphView:
     def relevant_apps(self, instruction: str) -> list[str]:
         """Apps the instruction names, then apps where a value it names was used before."""
         apps = apps_named(instruction, self.aliases)
-        direct = self.values.sites_naming(instruction)
+        # One site per app is enough to stand for it (a large KB has thousands of sites).
+        direct = self._one_site_per_app(self.values.sites_naming(instruction))
         # A contact known from Mail is a contact in Messages too: sites of the same kind.
-        related = [kin for site in direct for kin in self.values.kin(site)]
-        for node_id, _ in [*direct, *related]:
-            node = self.nodes.get(node_id)
-            if node is not None and node.app and not is_home(node.app) and node.app not in apps:
-                apps.append(node.app)
+        related = self._one_site_per_app(
+            k for site in direct.values() for k in self.values.kin(site)
+        )
+        for app in [*direct, *related]:
+            if app not in apps:
+                apps.append(app)
         return apps
+
+    def _one_site_per_app(self, sites: Iterable[tuple[int, str]]) -> dict[str, tuple[int, str]]:
+        chosen: dict[str, tuple[int, str]] = {}
+        for site in sites:
+            node = self.nodes.get(site[0])
+            if node is not None and node.app and node.app not in chosen and not is_home(node.app):
+                chosen[node.app] = site
+        return chosen
 
     def _apps_of(self, trace: Trace) -> set[str]:
         return {self.nodes[n].app or "" for n in trace.node_path if n in self.nodes}

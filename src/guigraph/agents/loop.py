@@ -132,11 +132,10 @@ def run_episode(
     memory, monitor, feedback = FocusMemory(), ProgressMonitor(), Feedback()
     while len(result.steps) < budget.max_steps:
         memory.capture_values(state.texts, state.app, len(result.steps))
-        record, observation, done = _one_step(
+        record, observation, after, done = _one_step(
             env, team, task, plan, state, history, feedback, memory, len(result.steps)
         )
         result.steps.append(record)
-        after = team.perceive(observation, state)
         entry = HistoryEntry(
             record.step,
             record.subgoal,
@@ -178,7 +177,7 @@ def _one_step(
     feedback: Feedback,
     memory: FocusMemory,
     step: int,
-) -> tuple[StepRecord, Observation, bool]:
+) -> tuple[StepRecord, Observation, SemanticState, bool]:
     timings: dict[str, float] = {}
     with _timer(timings, "plan"):
         if team.planner.is_complete(task, plan, history, state):
@@ -201,7 +200,7 @@ def _one_step(
         step, state.app, state.node_id, subgoal, tuple(attempts), proposal,
         result.error, outcome, narrative, timings,
     )  # fmt: skip
-    return record, result.observation, result.done
+    return record, result.observation, after, result.done  # perceived once, used twice
 
 
 def _propose_verified(

@@ -175,6 +175,7 @@ class _Piece:
 
 MAX_PIECES = 4
 CANDIDATE_PIECES = 24
+CANDIDATE_PIECES_FOR_FOUR = 12
 #: A piece that types a value read in another app needs a piece that reads one first.
 FLOW_BONUS = 2.0
 PRIOR_WEIGHT = 0.3
@@ -184,19 +185,22 @@ STITCH_MARGIN = 1.0
 def _stitch(
     context: _Context, retrieved: Sequence[RetrievedTrace], scripts: Mapping[str, list[ScriptStep]]
 ) -> PlanChoice | None:
-    """The best set of two or three pieces (one per app), searched exhaustively over the most
+    """The best set of two to four pieces (one per app), searched exhaustively over the most
     promising pieces: a greedy pick cannot see that a reader of the price needs the piece that
-    reads it."""
+    reads it. A piece that explains nothing of the instruction cannot help and is left out;
+    sets of four are searched over fewer pieces (the count of sets grows as n^4)."""
     pieces = [
         piece
         for rank, item in enumerate(retrieved)
         for piece in _pieces(context, item.trace, scripts[item.trace.episode_id], rank)
     ]
+    pieces = [p for p in pieces if p.claimed]
     pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
     pieces = pieces[:CANDIDATE_PIECES]
     best: tuple[float, list[_Piece]] | None = None
     for size in range(2, MAX_PIECES + 1):
-        for combo in itertools.combinations(pieces, size):
+        pool = pieces if size < MAX_PIECES else pieces[:CANDIDATE_PIECES_FOR_FOUR]
+        for combo in itertools.combinations(pool, size):
             if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
                 continue  # one app twice, or one trace's own segments: the single option
             score = _combo_score(list(combo))
