@@ -127,31 +127,6 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
 Opcode = tuple[str, int, int, int, int]
 
 
-#: Words too common to anchor an alignment on ("the" is in both of any two sentences).
-ANCHOR_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "by",
-        "with",
-        "my",
-        "me",
-        "it",
-        "its",
-        "is",
-    ]
-)
-
-
 def _shape(text: str) -> str:
     """Character classes with runs collapsed: "07:00" and "21:00" are both "d:d"."""
     classes = (
@@ -167,7 +142,7 @@ def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str
     equal = [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag == "equal"]
 
     def meaningful(i1: int, i2: int) -> bool:
-        return any(old[i] not in ANCHOR_STOPWORDS for i in range(i1, i2))
+        return any(old[i] not in STOPWORDS for i in range(i1, i2))
 
     for i1, i2 in equal:
         if not (i2 == start or i1 == end or (i1 < end and start < i2)):
