@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from guigraph.cli import options
+
 if TYPE_CHECKING:
     from rich.progress import Progress
 
@@ -28,16 +30,9 @@ def replay(
         str,
         typer.Option("--split", help="Split whose test part is replayed: splits/NAME_split.json"),
     ] = "random",
-    policy: Annotated[
-        str, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
-    ] = "graph",
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model name, for --policy model|hybrid.")
-    ] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="OpenAI-compatible server, for --policy model|hybrid."),
-    ] = None,
+    policy: options.Policy = "graph",
+    model: options.Model = None,
+    base_url: options.BaseUrl = None,
     memory: Annotated[
         str, typer.Option("--memory", help="graph, or trace (the paper's linear-memory baseline).")
     ] = "graph",

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from guigraph.cli import options
+
 if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.retrieval.context import Context
@@ -66,16 +68,9 @@ def run(
     verify: Annotated[
         str, typer.Option("--verify", help="always, never, or adaptive (model policies).")
     ] = "always",
-    policy: Annotated[
-        str, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
-    ] = "graph",
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model name, for --policy model|hybrid.")
-    ] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="OpenAI-compatible server, for --policy model|hybrid."),
-    ] = None,
+    policy: options.Policy = "graph",
+    model: options.Model = None,
+    base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
 ) -> None:
     """Run the agent team on one task (model-free by default), printing each step."""
