@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import words
+from guigraph.retrieval.slots import STOPWORDS, words
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
@@ -43,6 +43,7 @@ class ValueIndex:
         self.by_site: dict[Site, set[str]] = defaultdict(set)
         self._pools: dict[Site, set[str]] | None = None
         self._by_value: dict[str, list[Site]] | None = None
+        self._by_head: dict[str, list[Site]] = {}
         self._longest = 0
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -94,6 +95,12 @@ class ValueIndex:
                 for site in self._by_value.get(" ".join(tokens[start : start + size]), ()):
                     if site not in found:
                         found.append(site)
+        # A new value of a known kind: "Zephyr kettle" was never recorded, but kettles were
+        # ("Atlas kettle"), so the place where products are typed is still the right one.
+        for token in tokens:
+            for site in self._by_head.get(token, ()) if len(token) >= 4 else ():
+                if site not in found:
+                    found.append(site)
         return found
 
     def kin(self, site: Site, shared: int = 3) -> list[Site]:
@@ -112,6 +119,11 @@ class ValueIndex:
                 for known in values:
                     self._by_value[_key(known)].append(site)
             self._longest = max((len(k.split()) for k in self._by_value), default=0)
+            self._by_head = defaultdict(list)
+            for key, holders in self._by_value.items():
+                parts = key.split()
+                if len(parts) >= 2 and parts[-1] not in STOPWORDS:
+                    self._by_head[parts[-1]].extend(holders)
         return self._by_value.get(_key(value), [])
 
     def known(self, site: Site) -> set[str]:
