@@ -578,11 +578,15 @@ class GraphPlanner:
     def is_complete(
         self, task: Task, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState
     ) -> bool:
+        # Move past the last step first: the sub-goal (and the verifier's judgement of the
+        # next proposal) must be about the step the decider is going to take.
+        self.policy.advance(history)
         return self.policy.done
 
     def next_subgoal(
         self, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState, feedback: Feedback
     ) -> SubGoal:
+        self.policy.advance(history)
         return self.policy.subgoal()
 
 
