@@ -347,7 +347,7 @@ class GraphPolicy:
         recorded way from this state that types a value of the same kind and then taps it
         (new message, type the name, pick the suggestion)."""
         step = self.script[self.cursor]
-        if self.mode != "graph" or here is None or step.label == step.template.target_label:
+        if self.mode != "graph" or here is None or not _is_task_value(step):
             return None
         detour = find_value_detour(self.view, here, step)
         if detour is None:
@@ -519,6 +519,15 @@ def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[Scri
                     ]  # fmt: skip
                 field = candidate.template.target_label
     return None
+
+
+def _is_task_value(step: ScriptStep) -> bool:
+    """A tap whose label is a value of the task (bound anew, or named by the instruction)."""
+    from guigraph.retrieval.slots import content_words
+
+    if step.label != step.template.target_label:
+        return True
+    return bool(content_words(step.label) & step.task_words)
 
 
 def _same_app(a: str | None, b: str | None) -> bool:
