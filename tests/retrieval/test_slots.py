@@ -79,3 +79,10 @@ def test_fill_slot_falls_back_to_known_values_then_quotes() -> None:
 
 def test_words_strip_punctuation_but_keep_units() -> None:
     assert words("It's 21°C, costs $23.50.") == ["It's", "21°C", "costs", "$23.50"]
+
+
+def test_a_new_value_of_a_known_kind_ends_at_its_head_noun() -> None:
+    old, new = "Buy the Orbit camera bag on ShopMall", "Check the Nova kettle price on ShopMall"
+    known = ["Orbit camera bag", "Atlas kettle", "Nova lamp"]
+    assert fill_slot("Orbit camera bag", old, new, known) == "Nova kettle"
+    assert fill_slot("Orbit camera bag", old, new) == "Nova kettle price"  # nothing known

@@ -180,9 +180,10 @@ def fill_slot(
     seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
     if aligned:
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
-        # price on ShopMall".
+        # price on ShopMall"; a new value of a known kind ends at its kind's head noun
+        # ("Nova kettle price" -> "Nova kettle").
         inside = next((v for v in seen if _contains(aligned, v)), None)
-        return inside or aligned
+        return inside or _cut_at_head(aligned, seen)
     # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
     for value in seen:
         if _contains(new_instruction, value):
@@ -194,6 +195,13 @@ def fill_slot(
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _cut_at_head(value: str, known: Iterable[str]) -> str:
+    heads = {parts[-1].lower() for parts in (words(v) for v in known) if len(parts) >= 2}
+    parts = words(value)
+    last = max((i for i, w in enumerate(parts) if w.lower() in heads), default=None)
+    return " ".join(parts[: last + 1]) if last is not None and last > 0 else value
 
 
 def _contains(text: str, value: str) -> bool:
