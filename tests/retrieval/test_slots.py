@@ -86,3 +86,10 @@ def test_a_new_value_of_a_known_kind_ends_at_its_head_noun() -> None:
     known = ["Orbit camera bag", "Atlas kettle", "Nova lamp"]
     assert fill_slot("Orbit camera bag", old, new, known) == "Nova kettle"
     assert fill_slot("Orbit camera bag", old, new) == "Nova kettle price"  # nothing known
+
+
+def test_a_title_field_takes_the_quoted_phrase() -> None:
+    old = "Add Doctor visit to my calendar on Jun 30 at 10:45"
+    new = "Put 'Trip to Cairo' in my calendar for Jul 6, 12:00"
+    assert fill_slot("Doctor visit", old, new) is None  # not quoted there: another slot's?
+    assert fill_slot("Doctor visit", old, new, titled=True) == "Trip to Cairo"

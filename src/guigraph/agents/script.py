@@ -141,9 +141,9 @@ def bind(
     for step in steps:
         template = step.template
         if template.type == "type":
-            step = _bind_text(
-                step, trace, instruction, values.known(type_site(step.node, field)), binding
-            )
+            known = values.known(type_site(step.node, field))
+            titled = "title" in field.lower()
+            step = _bind_text(step, trace, instruction, known, binding, titled)
         elif template.type in ("click", "long_press"):
             field = template.target_label
         if template.type in ("click", "long_press") and values.is_value_label(
@@ -183,7 +183,12 @@ def _typed_value(key: str, steps: Sequence[ScriptStep]) -> str:
 
 
 def _bind_text(
-    step: ScriptStep, trace: Trace, instruction: str, known: set[str], binding: Binding
+    step: ScriptStep,
+    trace: Trace,
+    instruction: str,
+    known: set[str],
+    binding: Binding,
+    titled: bool = False,
 ) -> ScriptStep:
     """Fill the instruction's values; leave markers for values to read off a screen."""
     text = step.template.text or ""
@@ -197,7 +202,7 @@ def _bind_text(
             binding.exports.append(source)
             screen.append((slot, source))
             continue
-        new = fill_slot(recorded, trace.instruction, instruction, known)
+        new = fill_slot(recorded, trace.instruction, instruction, known, titled=titled)
         if new is None:
             binding.unfilled += 1
             new = recorded

@@ -175,7 +175,7 @@ class _Piece:
 
 MAX_PIECES = 4
 CANDIDATE_PIECES = 24
-CANDIDATE_PIECES_FOR_FOUR = 12
+CANDIDATE_PIECES_FOR_FOUR = 16
 #: A piece that types a value read in another app needs a piece that reads one first.
 FLOW_BONUS = 2.0
 PRIOR_WEIGHT = 0.3
@@ -199,7 +199,7 @@ def _stitch(
     pieces = pieces[:CANDIDATE_PIECES]
     best: tuple[float, list[_Piece]] | None = None
     for size in range(2, MAX_PIECES + 1):
-        pool = pieces if size < MAX_PIECES else pieces[:CANDIDATE_PIECES_FOR_FOUR]
+        pool = pieces if size < MAX_PIECES else _best_per_app(pieces)
         for combo in itertools.combinations(pool, size):
             if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
                 continue  # one app twice, or one trace's own segments: the single option
@@ -213,6 +213,18 @@ def _stitch(
     return PlanChoice(
         _join(ordered, context), [p.trace.episode_id for p in ordered], best[0], True, covered
     )
+
+
+def _best_per_app(pieces: list[_Piece], per_app: int = 2) -> list[_Piece]:
+    """For sets of four: the best two pieces of each app (in the pieces' order), so that every
+    app a four-app task needs is represented, capped to keep the search small."""
+    kept: list[_Piece] = []
+    counts: dict[str, int] = {}
+    for piece in pieces:
+        if counts.get(piece.app, 0) < per_app:
+            counts[piece.app] = counts.get(piece.app, 0) + 1
+            kept.append(piece)
+    return kept[:CANDIDATE_PIECES_FOR_FOUR]
 
 
 def _covered(pieces: Sequence[_Piece]) -> dict[str, float]:

@@ -174,8 +174,13 @@ def fill_slot(
     old_instruction: str,
     new_instruction: str,
     known_values: Iterable[str] = (),
+    titled: bool = False,
 ) -> str | None:
-    """The value to type in place of ``example`` for the new task, or None if none is found."""
+    """The value to type in place of ``example`` for the new task, or None if none is found.
+
+    ``titled``: the value goes into a title field, where a quoted phrase of the instruction is
+    the title even if the recorded instruction did not quote its own.
+    """
     aligned = align_value(example, old_instruction, new_instruction)
     seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
     if aligned:
@@ -191,7 +196,7 @@ def fill_slot(
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
-    if not _QUOTED.search(old_instruction):
+    if not (titled or _QUOTED.search(old_instruction)):
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
