@@ -8,7 +8,7 @@ import pytest
 
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
-from guigraph.retrieval.context import retrieve
+from guigraph.retrieval.context import clauses, retrieve
 from tests.graph.conftest import make_recorders
 
 
@@ -63,3 +63,25 @@ def test_empty_kb_gives_empty_context(tmp_path: Path) -> None:
     empty = KnowledgeBase.create(tmp_path / "empty")
     context = retrieve(empty, "anything")
     assert context.best is None and context.text == ""
+
+
+def test_each_clause_of_a_task_in_parts_brings_its_own_traces(kb: KnowledgeBase) -> None:
+    whole = retrieve(kb, "Find Tokyo on the map, then add tea to the cart", k=1)
+    kinds = {item.trace.instruction.split()[0] for item in whole.traces}
+    assert kinds == {"Find", "Add"}
+    scores = [item.score for item in whole.traces]
+    assert scores == sorted(scores, reverse=True)
+    single = retrieve(kb, "Find Tokyo on the map", k=1)
+    assert len(single.traces) == 1
+
+
+def test_clauses_split_on_breaks_and_drop_fragments() -> None:
+    text = "Plan a trip to Rome on Jul 3 at 09:00: add it to the calendar, and text it to Bo"
+    assert clauses(text) == [
+        "Plan a trip to Rome on Jul 3 at 09:00",
+        "add it to the calendar",
+        "text it to Bo",
+    ]
+    assert clauses("Put 'Trip' in my calendar for Jul 10, 16:00") == [
+        "Put 'Trip' in my calendar for Jul 10"
+    ]

@@ -93,3 +93,55 @@ def test_a_title_field_takes_the_quoted_phrase() -> None:
     new = "Put 'Trip to Cairo' in my calendar for Jul 6, 12:00"
     assert fill_slot("Doctor visit", old, new) is None  # not quoted there: another slot's?
     assert fill_slot("Doctor visit", old, new, titled=True) == "Trip to Cairo"
+
+
+def test_a_value_named_twice_is_the_one_outside_a_longer_name() -> None:
+    old = "Send the content of my note Call Alice to Alice"
+    new = "Send the content of my note Call Alice to Emeka"
+    assert align_value("Alice", old, new) == "Emeka"
+
+
+def test_a_value_opening_a_longer_changed_run_keeps_its_length() -> None:
+    old = "Check the temperature in Paris and save it in a note titled Shopping"
+    assert align_value("Paris", old, "Tell Jonas the temperature in Denver by message") == "Denver"
+
+
+def test_a_message_keeps_its_exclamation_but_a_question_drops_its_mark() -> None:
+    assert (
+        align_value("Call me", "Text Bob: Call me", "Text Bob: Happy birthday!")
+        == "Happy birthday!"
+    )
+    old, new = "What is the weather like in Oslo?", "What is the weather like in Denver?"
+    assert align_value("Oslo", old, new) == "Denver"
+
+
+def test_percent_in_words_is_the_percent_sign_a_screen_shows() -> None:
+    old, new = "Change brightness to 30 percent", "Change brightness to 70 percent"
+    assert align_value("30%", old, new) == "70%"
+    assert words("set it to 5 per cent") == ["set", "it", "to", "5%"]
+
+
+def test_a_known_value_completes_a_name_cut_at_a_lower_case_word() -> None:
+    old = "Create a note titled Ideas that says buy milk"
+    new = "Create a note titled Trip plan that says renew passport"
+    assert align_value("Ideas", old, new) == "Trip"
+    assert fill_slot("Ideas", old, new, known_values=["Trip plan", "Ideas"]) == "Trip plan"
+
+
+def test_a_pronoun_value_takes_the_first_clause_object() -> None:
+    old = "Add Doctor visit to my calendar on Jun 30 at 10:45"
+    new = "Plan a trip to Cairo on Jul 24 at 07:00: add it to the calendar, then text Hiro"
+    assert fill_slot("Doctor visit", old, new, titled=True) == "Trip to Cairo"
+
+
+def test_a_value_of_another_kind_is_refused() -> None:
+    old = "Check the temperature in Oslo and save it in a note titled Work"
+    new = "Plan a trip to Sydney: note the temperature under Shopping and text it to Hiro"
+    assert align_value("Oslo", old, new) == "Shopping"
+    cities = ["Oslo", "Sydney", "Paris"]
+
+    def is_title(value: str) -> bool:
+        return value in {"Shopping", "Work"}
+
+    assert fill_slot("Oslo", old, new, cities, foreign=is_title) == "Sydney"
+    assert fill_slot("Oslo", old, new.replace("Sydney", "Lima"), cities, foreign=is_title) is None

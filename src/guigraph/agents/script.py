@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from guigraph.retrieval.slots import content_words, fill_slot
-from guigraph.retrieval.values import ValueIndex, type_site
+from guigraph.retrieval.values import Site, ValueIndex, type_site
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
@@ -141,17 +141,18 @@ def bind(
     for step in steps:
         template = step.template
         if template.type == "type":
-            known = values.known(type_site(step.node, field))
+            site = type_site(step.node, field)
             titled = "title" in field.lower()
-            step = _bind_text(step, trace, instruction, known, binding, titled)
+            step = _bind_text(step, trace, instruction, values, site, binding, titled)
         elif template.type in ("click", "long_press"):
             field = template.target_label
         if template.type in ("click", "long_press") and values.is_value_label(
             step.node, template.target_label, trace.instruction
         ):
+            site = (step.node, "click")
             new = fill_slot(
-                template.target_label, trace.instruction, instruction,
-                values.known((step.node, "click")),
+                template.target_label, trace.instruction, instruction, values.known(site),
+                foreign=lambda value, site=site: values.foreign(value, site),  # type: ignore[misc]
             )  # fmt: skip
             if new is None:
                 binding.unfilled += 1
@@ -186,11 +187,13 @@ def _bind_text(
     step: ScriptStep,
     trace: Trace,
     instruction: str,
-    known: set[str],
+    values: ValueIndex,
+    site: Site,
     binding: Binding,
     titled: bool = False,
 ) -> ScriptStep:
     """Fill the instruction's values; leave markers for values to read off a screen."""
+    known = values.known(site)
     text = step.template.text or ""
     screen: list[tuple[str, str]] = []
     bound: dict[str, str] = {}
@@ -202,7 +205,10 @@ def _bind_text(
             binding.exports.append(source)
             screen.append((slot, source))
             continue
-        new = fill_slot(recorded, trace.instruction, instruction, known, titled=titled)
+        new = fill_slot(
+            recorded, trace.instruction, instruction, known, titled=titled,
+            foreign=lambda value: values.foreign(value, site),
+        )  # fmt: skip
         if new is None:
             binding.unfilled += 1
             new = recorded

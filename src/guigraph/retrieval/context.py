@@ -7,11 +7,12 @@ around them (the traces' states and transitions plus one hop beyond), and a line
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import fill_slot
+from guigraph.retrieval.slots import content_words, fill_slot
 
 if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
@@ -20,6 +21,12 @@ if TYPE_CHECKING:
 #: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
 CHARS_PER_TOKEN = 4
 NEIGHBOURS_PER_NODE = 3
+#: Traces retrieved for each clause of a task in several parts ("...: add it to the calendar,
+#: note the temperature under Work and text it to Greta"), besides the top k for the whole.
+#: A task never recorded as a whole is covered by traces of its parts, which a search for the
+#: whole ranks below the near-duplicates of one part.
+CLAUSE_K = 2
+_CLAUSE_BREAK = re.compile(r"\s*[:;]\s+|,\s*(?:and\s+|then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+")
 
 
 @dataclass(frozen=True)
@@ -127,7 +134,7 @@ def retrieve(
     """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text."""
     graph = graph or GraphData.load(kb)
     retrieved = []
-    for trace, score in kb.search_traces(instruction, k):
+    for trace, score in _search(kb, instruction, k):
         values, missing = fill_trace_slots(trace, instruction)
         retrieved.append(RetrievedTrace(trace, score, values, missing))
     node_ids, edge_ids = _subgraph(retrieved, graph)
@@ -136,6 +143,36 @@ def retrieve(
     lines = _linearize(retrieved, nodes, edges)
     text, used, truncated = _fit(lines, token_budget)
     return Context(instruction, tuple(retrieved), nodes, edges, text, used, truncated)
+
+
+def clauses(instruction: str) -> list[str]:
+    """The parts of a task in several steps, each with at least two words that carry meaning
+    ("16:00" after a date's comma is not a part)."""
+    parts = [p.strip(" .,") for p in _CLAUSE_BREAK.split(instruction)]
+    return [p for p in parts if len(content_words(p)) >= 2]
+
+
+def _search(kb: KnowledgeBase, instruction: str, k: int) -> list[tuple[Trace, float]]:
+    """The top k for the whole task and the top CLAUSE_K for each of its clauses, every one
+    scored by its similarity to the whole task (so a clause's trace ranks as what it is: a
+    part of the task), best first."""
+    found = kb.search_traces(instruction, k)
+    parts = clauses(instruction)
+    if len(parts) < 2:
+        return found
+    seen = {trace.episode_id for trace, _ in found}
+    extra: list[Trace] = []
+    for part in parts:
+        for trace, _ in kb.search_traces(part, CLAUSE_K):
+            if trace.episode_id not in seen:
+                seen.add(trace.episode_id)
+                extra.append(trace)
+    if not extra:
+        return found
+    query = kb.encoder.encode([instruction])[0]
+    rows = kb.encoder.encode([trace.instruction for trace in extra])
+    scored = [(t, float(score)) for t, score in zip(extra, rows @ query, strict=True)]
+    return sorted([*found, *scored], key=lambda pair: -pair[1])
 
 
 def _subgraph(retrieved: Iterable[RetrievedTrace], graph: GraphData) -> tuple[set[int], list[int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
 _WORD = re.compile(r"[\w°$€£%.:'’-]+")
@@ -77,16 +77,37 @@ def normal_word(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return [w.strip(_EDGE_PUNCT) for w in _WORD.findall(text) if w.strip(_EDGE_PUNCT)]
+    found = _WORD.findall(normalize_units(text))
+    return [w.strip(_EDGE_PUNCT) for w in found if w.strip(_EDGE_PUNCT)]
 
 
-def _span(tokens: list[str], value: list[str]) -> tuple[int, int] | None:
+_PERCENT = re.compile(r"(\d)\s*(?:percent|per cent)\b", re.IGNORECASE)
+
+
+def normalize_units(text: str) -> str:
+    """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
+    return _PERCENT.sub(r"\1%", text)
+
+
+def _spans(tokens: list[str], value: list[str]) -> list[tuple[int, int]]:
+    """Where ``value`` occurs in ``tokens``; an occurrence inside a longer name comes last:
+    in "my note Call Alice to Alice" the contact is the second "Alice"."""
     lowered = [t.lower() for t in tokens]
     target = [v.lower() for v in value]
-    for start in range(len(lowered) - len(target) + 1):
-        if lowered[start : start + len(target)] == target:
-            return start, start + len(target)
-    return None
+    size = len(target)
+    found = [
+        (start, start + size)
+        for start in range(len(lowered) - size + 1)
+        if lowered[start : start + size] == target
+    ]
+
+    def in_longer_name(span: tuple[int, int]) -> bool:
+        start, end = span
+        before = start > 1 and tokens[start - 1][:1].isupper()
+        after = end < len(tokens) and tokens[end][:1].isupper()
+        return value[0][:1].isupper() and (before or after)
+
+    return sorted(found, key=in_longer_name)
 
 
 def align_value(example: str, old_instruction: str, new_instruction: str) -> str | None:
@@ -97,15 +118,32 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     unrelated sentences do not yield a value.
     """
     old, new, value = words(old_instruction), words(new_instruction), words(example)
-    span = _span(old, value) if value else None
-    if span is None:
+    if not value:
         return None
     matcher = SequenceMatcher(
         a=[w.lower() for w in old], b=[w.lower() for w in new], autojunk=False
     )
     opcodes = matcher.get_opcodes()
-    start, end = span
+    for start, end in _spans(old, value):
+        found = _align_span(opcodes, start, end, old, new, example)
+        if found:
+            return _with_end_punctuation(found, new_instruction, example)
+    return None
+
+
+def _align_span(
+    opcodes: Sequence[Opcode], start: int, end: int, old: list[str], new: list[str],
+    example: str,
+) -> str | None:  # fmt: skip
+    value = words(example)
     new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    if new_end <= new_start:
+        # The value opens a longer changed run ("Paris and save it ..." / "Denver by
+        # message"), where the proportional end falls short: take as many words as it had.
+        block_end = next(
+            (j2 for tag, i1, i2, _, j2 in opcodes if tag == "replace" and i1 <= start < i2), 0
+        )
+        new_end = min(block_end, new_start + len(value))
     # The last words of both sentences anchor each other ("... at 07:00" / "..., 21:00").
     at_the_end = (
         end == len(old)
@@ -125,6 +163,16 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
 
 
 Opcode = tuple[str, int, int, int, int]
+
+
+def _with_end_punctuation(value: str, instruction: str, example: str) -> str:
+    """ "Happy birthday!" keeps its "!" when it ends the instruction (or a quote in it): an
+    imperative does not end in one, so it belongs to the message. A "?" ends a question
+    ("weather like in Denver?"); it stays only if the recorded value had one too."""
+    marks = "!?" if example.rstrip().endswith("?") else "!"
+    pattern = rf"{re.escape(value)}([{marks}]+)\s*[\"”']?\s*$"
+    match = re.search(pattern, normalize_units(instruction))
+    return value + match.group(1) if match else value
 
 
 def _shape(text: str) -> str:
@@ -175,20 +223,33 @@ def fill_slot(
     new_instruction: str,
     known_values: Iterable[str] = (),
     titled: bool = False,
+    foreign: Callable[[str], bool] | None = None,
 ) -> str | None:
     """The value to type in place of ``example`` for the new task, or None if none is found.
 
     ``titled``: the value goes into a title field, where a quoted phrase of the instruction is
-    the title even if the recorded instruction did not quote its own.
+    the title even if the recorded instruction did not quote its own. ``foreign``: whether a
+    value is known as another kind (a city where a product goes); such an alignment is wrong.
     """
     aligned = align_value(example, old_instruction, new_instruction)
     seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
+    if foreign is not None:
+        seen = [v for v in seen if not foreign(v)]
     if aligned:
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
         # price on ShopMall"; a new value of a known kind ends at its kind's head noun
         # ("Nova kettle price" -> "Nova kettle").
         inside = next((v for v in seen if _contains(aligned, v)), None)
-        return inside or _cut_at_head(aligned, seen)
+        if aligned.lower() in PRONOUNS:
+            # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip.
+            return _antecedent(new_instruction, capitalized=example[:1].isupper())
+        value = inside or _longer_known(aligned, seen, new_instruction)
+        value = value or _cut_at_head(aligned, seen)
+        if foreign is None or not foreign(value):
+            return value
+        # "note the temperature under Shopping" aligned a note title with the recorded city:
+        # the instruction's own city, if it names one, is the value.
+        return next((v for v in seen if _contains(new_instruction, v)), None)
     # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
     for value in seen:
         if _contains(new_instruction, value):
@@ -202,6 +263,37 @@ def fill_slot(
     return quoted[0] if len(quoted) == 1 else None
 
 
+PRONOUNS = frozenset({"it", "this", "that", "them"})
+_ARTICLE = re.compile(r"^(?:a|an|the|my|our)\s+", re.IGNORECASE)
+#: A phrase that gives a date, time or place detail of the object, not part of its name.
+_DETAIL = re.compile(r"\s+(?:on|at|for|by|from|until)\s+(?:\S+\s+)?\S*\d.*$", re.IGNORECASE)
+
+
+def _antecedent(instruction: str, capitalized: bool) -> str | None:
+    """What a pronoun stands for: the object of the task's first clause, without its article
+    and the details that other slots hold ("Plan a trip to Cairo on Jul 24 at 07:00" ->
+    "Trip to Cairo")."""
+    first = re.split(r"[:;,]", instruction, maxsplit=1)[0].strip()
+    parts = first.split(maxsplit=1)
+    if len(parts) < 2:
+        return None
+    phrase = _ARTICLE.sub("", _DETAIL.sub("", parts[1])).strip(" .")
+    if not phrase or phrase.lower() in PRONOUNS:
+        return None
+    return phrase[:1].upper() + phrase[1:] if capitalized else phrase
+
+
+def _longer_known(aligned: str, known: Iterable[str], instruction: str) -> str | None:
+    """A known value that the instruction names and that begins with the aligned words: a
+    name's alignment stops at its first lower-case word ("Trip" of the title "Trip plan")."""
+    head = [w.lower() for w in words(aligned)]
+    for value in known:
+        parts = [w.lower() for w in words(value)]
+        if len(parts) > len(head) and parts[: len(head)] == head and _contains(instruction, value):
+            return value
+    return None
+
+
 def _cut_at_head(value: str, known: Iterable[str]) -> str:
     heads = {parts[-1].lower() for parts in (words(v) for v in known) if len(parts) >= 2}
     parts = words(value)
@@ -210,7 +302,8 @@ def _cut_at_head(value: str, known: Iterable[str]) -> str:
 
 
 def _contains(text: str, value: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(value.lower())}(?!\w)", text.lower()) is not None
+    pattern = rf"(?<!\w){re.escape(value.lower())}(?!\w)"
+    return re.search(pattern, normalize_units(text).lower()) is not None
 
 
 def _same_shape_spans(example: str, instruction: str) -> list[str]:

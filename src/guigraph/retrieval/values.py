@@ -12,12 +12,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import STOPWORDS, words
+from guigraph.retrieval.slots import STOPWORDS, normalize_units, words
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
+#: A site with fewer recorded values is too small to tell a kind by.
+SMALL_SITE = 3
+#: A tapped label is a value when at least this share of the runs tapping it named it.
+VALUE_SHARE = 0.5
 
 
 def _key(value: str) -> str:
@@ -35,7 +39,8 @@ def label_in_instruction(label: str, instruction: str) -> bool:
     text = label.strip().lower()
     if len(text) < 2:
         return False
-    return re.search(rf"(?<!\w){re.escape(text)}(?!\w)", instruction.lower()) is not None
+    pattern = rf"(?<!\w){re.escape(text)}(?!\w)"
+    return re.search(pattern, normalize_units(instruction).lower()) is not None
 
 
 class ValueIndex:
@@ -132,11 +137,29 @@ class ValueIndex:
         values = self._known(site)
         if site[1] != "click":
             return values
-        return {v for v in values if self._named_every_time(site[0], v)}
+        return {v for v in values if self._named_as_value(site[0], v)}
 
-    def _named_every_time(self, node: int, label: str) -> bool:
+    def foreign(self, value: str, site: Site) -> bool:
+        """Whether ``value`` is of another kind than the values of ``site``: recorded at a
+        place that never shared a value with this one ("Sydney", typed where cities go,
+        offered as a product). A value seen only in free text (a note's body) is not."""
+        key = _key(value)
+        # The site's own values, not its pool: a note's body holds cities and products alike,
+        # and pools through it join every kind.
+        own = {_key(v) for v in self.by_site.get(site, ())}
+        if key in own:
+            return False
+        for other in self._sites_of(value):
+            theirs = {_key(v) for v in self.by_site[other]}
+            if len(theirs) >= SMALL_SITE and not theirs & own:
+                return True
+        return False
+
+    def _named_as_value(self, node: int, label: str) -> bool:
+        """Whether the runs that tapped ``label`` mostly named it: a recording's stray tap on a
+        note (then back) does not make the note's title a control."""
         named, total = self.tapped.get((node, label), [0, 0])
-        return total == 0 or named == total
+        return total == 0 or named >= VALUE_SHARE * total
 
     def _known(self, site: Site) -> set[str]:
         """Values seen at ``site`` and at every site that shares values with it.
@@ -181,6 +204,6 @@ class ValueIndex:
         if not label_in_instruction(label, instruction):
             return False
         values = {
-            v for v in self.by_site.get((node, "click"), set()) if self._named_every_time(node, v)
+            v for v in self.by_site.get((node, "click"), set()) if self._named_as_value(node, v)
         }
-        return self._named_every_time(node, label) and len(values) >= 2
+        return self._named_as_value(node, label) and len(values) >= 2

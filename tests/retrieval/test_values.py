@@ -1,0 +1,38 @@
+"""The kinds of values a knowledge base has seen, and values of another kind."""
+
+from __future__ import annotations
+
+from guigraph.retrieval.values import ValueIndex, label_in_instruction
+
+CITY_SEARCH = (3, "type:city name")
+PRODUCT_SEARCH = (4, "type:search products")
+NOTE_BODY = (17, "type:note")
+NOTE_TITLE = (17, "type:title")
+
+
+def index() -> ValueIndex:
+    values = ValueIndex()
+    values.by_site[CITY_SEARCH] |= {"Oslo", "Paris", "Sydney", "Rome"}
+    values.by_site[PRODUCT_SEARCH] |= {"Atlas lamp", "Nova kettle", "Orbit watch"}
+    # A note's body holds values of every kind: it must not make cities of products.
+    values.by_site[NOTE_BODY] |= {"Oslo", "Paris", "Atlas lamp", "Nova kettle", "buy milk"}
+    values.by_site[NOTE_TITLE] |= {"Shopping", "Work", "Ideas"}
+    return values
+
+
+def test_a_value_recorded_only_where_another_kind_goes_is_foreign() -> None:
+    values = index()
+    assert values.foreign("Sydney", PRODUCT_SEARCH)
+    assert values.foreign("Shopping", CITY_SEARCH)
+
+
+def test_own_unknown_and_free_text_values_are_not_foreign() -> None:
+    values = index()
+    assert not values.foreign("Paris", CITY_SEARCH)
+    assert not values.foreign("Denver", CITY_SEARCH)  # never seen: could be a new city
+    assert not values.foreign("buy milk", CITY_SEARCH)  # seen only in free text
+
+
+def test_percent_spelled_out_names_a_percent_label() -> None:
+    assert label_in_instruction("70%", "Change brightness to 70 percent")
+    assert not label_in_instruction("30%", "Change brightness to 70 percent")
