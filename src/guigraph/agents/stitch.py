@@ -176,6 +176,7 @@ class _Piece:
 MAX_PIECES = 4
 CANDIDATE_PIECES = 24
 CANDIDATE_PIECES_FOR_FOUR = 16
+PIECES_PER_APP = 6
 #: A piece that types a value read in another app needs a piece that reads one first.
 FLOW_BONUS = 2.0
 PRIOR_WEIGHT = 0.3
@@ -196,7 +197,7 @@ def _stitch(
     ]
     pieces = [p for p in pieces if p.claimed]
     pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
-    pieces = pieces[:CANDIDATE_PIECES]
+    pieces = _distinct(pieces)[:CANDIDATE_PIECES]
     best: tuple[float, list[_Piece]] | None = None
     for size in range(2, MAX_PIECES + 1):
         pool = pieces if size < MAX_PIECES else _best_per_app(pieces)
@@ -213,6 +214,28 @@ def _stitch(
     return PlanChoice(
         _join(ordered, context), [p.trace.episode_id for p in ordered], best[0], True, covered
     )
+
+
+def _distinct(pieces: list[_Piece], per_app: int = PIECES_PER_APP) -> list[_Piece]:
+    """The best piece of each way of working (same app, same states, same words explained,
+    same values read for later), at most ``per_app`` ways per app: thirty "note the temperature" runs would otherwise fill
+    every candidate place and leave out the one messaging piece the task needs."""
+    kept: list[_Piece] = []
+    ways: set[tuple[object, ...]] = set()
+    counts: dict[str, int] = {}
+    for piece in pieces:
+        way = (
+            piece.app,
+            tuple(step.node for step in piece.binding.steps),
+            frozenset(piece.claimed.items()),
+            tuple(piece.produces),
+        )
+        if way in ways or counts.get(piece.app, 0) >= per_app:
+            continue
+        ways.add(way)
+        counts[piece.app] = counts.get(piece.app, 0) + 1
+        kept.append(piece)
+    return kept
 
 
 def _best_per_app(pieces: list[_Piece], per_app: int = 2) -> list[_Piece]:

@@ -1,0 +1,66 @@
+"""Tasks no recorded run shows as a whole, solved by stitching segments of several traces.
+
+The logs hold only four templates; the team is asked for recombinations of them (weather then
+message, a four-app trip plan) and must find each part's segment, fill its values (a pronoun,
+a value read off another app's screen) and order the parts by data flow. The paper's baseline,
+following the most similar trace, cannot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from guigraph.agents.graph_policy import GraphView
+from guigraph.agents.loop import Budget, run_episode
+from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.envs.simphone.env import SimPhone
+from guigraph.envs.simphone.recorder import record
+from guigraph.envs.simphone.tasks import TEMPLATES, make_task
+from guigraph.graph.from_logs import build_from_logs
+from guigraph.graph.kb import KnowledgeBase
+
+RECORDED = ("multi.weather_note", "multi.note_message", "info.event", "multi.price_note")
+SEEDS = tuple(range(2001, 2009))
+
+
+@pytest.fixture(scope="module")
+def kb_view(tmp_path_factory: pytest.TempPathFactory) -> tuple[KnowledgeBase, GraphView]:
+    root = tmp_path_factory.mktemp("stitch")
+    holdout = [t for t in TEMPLATES if t not in RECORDED]
+    record(root / "logs", 80, seed=3, holdout=holdout)
+    build_from_logs(root / "logs", root / "kb")
+    kb = KnowledgeBase.open(root / "kb")
+    return kb, GraphView.load(kb)
+
+
+def solved(kb_view: tuple[KnowledgeBase, GraphView], template: str, memory: str) -> list[bool]:
+    kb, view = kb_view
+    results = []
+    for seed in SEEDS:
+        env = SimPhone()
+        team = rule_team(kb, view, TeamOptions(memory=memory))
+        run_episode(env, team, make_task(template, seed), seed=seed, budget=Budget(max_steps=40))
+        results.append(env.task_succeeded())
+    return results
+
+
+@pytest.mark.parametrize(
+    ("template", "at_least"), [("multi.weather_message", 5), ("multi.price_message", 3)]
+)
+def test_a_reading_and_a_messaging_segment_make_a_new_task(
+    kb_view: tuple[KnowledgeBase, GraphView], template: str, at_least: int
+) -> None:
+    # Measured: 6/8 and 4/8; misses are contacts the small logs never showed.
+    assert sum(solved(kb_view, template, "graph")) >= at_least
+    assert not any(solved(kb_view, template, "trace"))
+
+
+def test_a_four_app_plan_with_a_pronoun_is_stitched(
+    kb_view: tuple[KnowledgeBase, GraphView],
+) -> None:
+    phrasings = {make_task("multi.trip_plan", seed).instruction[:4] for seed in SEEDS}
+    assert phrasings == {"Plan", "Put "}  # both phrasings, incl. "add it to the calendar"
+    assert sum(solved(kb_view, "multi.trip_plan", "graph")) >= 5  # measured: 6/8
+    assert not any(solved(kb_view, "multi.trip_plan", "trace"))
