@@ -8,8 +8,6 @@ following the most similar trace, cannot.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from guigraph.agents.graph_policy import GraphView

@@ -218,8 +218,9 @@ def _stitch(
 
 def _distinct(pieces: list[_Piece], per_app: int = PIECES_PER_APP) -> list[_Piece]:
     """The best piece of each way of working (same app, same states, same words explained,
-    same values read for later), at most ``per_app`` ways per app: thirty "note the temperature" runs would otherwise fill
-    every candidate place and leave out the one messaging piece the task needs."""
+    same values read for later), at most ``per_app`` ways per app: thirty "note the
+    temperature" runs would otherwise fill every candidate place and leave out the one
+    messaging piece the task needs."""
     kept: list[_Piece] = []
     ways: set[tuple[object, ...]] = set()
     counts: dict[str, int] = {}
