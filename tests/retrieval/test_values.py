@@ -36,3 +36,23 @@ def test_own_unknown_and_free_text_values_are_not_foreign() -> None:
 def test_percent_spelled_out_names_a_percent_label() -> None:
     assert label_in_instruction("70%", "Change brightness to 70 percent")
     assert not label_in_instruction("30%", "Change brightness to 70 percent")
+
+
+def test_a_form_button_every_run_taps_is_a_control_even_when_instructions_name_it() -> None:
+    values = ValueIndex()
+    editor, notes = 6, 16
+    for run in range(10):
+        values.visits[editor] += 1
+        values.visits[notes] += 1
+        # "save it in a note" names Save in most runs; every run taps it.
+        values.tapped[(editor, "Save")][0] += int(run < 7)
+        values.tapped[(editor, "Save")][1] += 1
+        title = ("Ideas", "Groceries", "Call Alice")[run % 3]
+        values.tapped[(notes, title)][0] += int(run != 9)  # one stray tap, then back
+        values.tapped[(notes, title)][1] += 1
+        values.by_site[(notes, "click")].add(title)
+    values.by_site[(editor, "click")] |= {"Save", "Note"}
+    instruction = "Open the note Ideas and save it"
+    assert not values.is_value_label(editor, "Save", "Check Oslo and save it in a note")
+    assert values.is_value_label(notes, "Ideas", instruction)
+    assert values.is_value_label(notes, "Groceries", "Open the note Groceries")

@@ -11,6 +11,7 @@ types a value read off another app's screen comes after the segment that reads i
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -101,8 +102,9 @@ def rank_plans(
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
-            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {}
-        )
+            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
+            asked_fields(instruction, aliases), nodes,
+        )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
             # A recorded workflow is safer than a new combination: stitch only for a clear gain.
@@ -151,9 +153,57 @@ class _Context:
     id_apps: Mapping[str, str]
     app_counts: Mapping[str, int]
     markers: Mapping[str, set[str]] = field(default_factory=dict)
+    asked: frozenset[str] = frozenset()
+    nodes: Mapping[int, Node] = field(default_factory=dict)
 
     def app_of(self, source: str) -> str:
         return source_app(source, self.id_apps)
+
+
+#: What a question asks for, as the words of the screen fields that answer it: "tell Dana who
+#: sings Gold Hearts" asks for the field ``music:id/artist``.
+QUESTION_FIELDS = {
+    "who": frozenset({"artist", "author", "sender", "singer", "name", "organizer"}),
+    "when": frozenset({"time", "date", "when"}),
+    "where": frozenset({"location", "address", "place", "city"}),
+    "how much": frozenset({"price", "cost", "total"}),
+    "how many": frozenset({"count", "total", "number"}),
+}
+
+
+def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The words a screen field answering this task would carry in its id: the task's own
+    words ("the artist of", "the price") and those its question words stand for. A word
+    naming an app ("by message") is about the app, not a field."""
+    text = " ".join(words(instruction)).lower()
+    app_words = {w for alias in (aliases or {}) for w in content_words(alias)}
+    asked = {w for w in content_words(instruction) if not _word_matches(w, app_words)}
+    for question, fields in QUESTION_FIELDS.items():
+        if f" {question} " in f" {text} ":
+            asked |= fields
+    return frozenset(asked)
+
+
+_TRANSIENT = re.compile(r"dialog|popup|alert|toast|snackbar", re.IGNORECASE)
+
+
+def offered_fields(steps: Sequence[ScriptStep], context: _Context) -> list[str]:
+    """Screen sources on the states a segment passes through whose field the task asks for:
+    a segment that plays a song passes the artist shown on the player."""
+    offered: list[str] = []
+    states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
+    for node_id in sorted(states):
+        node = context.nodes.get(node_id)
+        for element in node.example_elements if node is not None else ():
+            rid = str(element.get("resource_id") or "")
+            name = rid.rsplit("/", 1)[-1]
+            if not rid or element.get("clickable") or name == "title":  # a screen's header
+                continue
+            if _TRANSIENT.search(name):
+                continue  # a pop-up's text is never the workflow's value
+            if set(name.lower().split("_")) & context.asked and f"screen:{rid}" not in offered:
+                offered.append(f"screen:{rid}")
+    return offered
 
 
 @dataclass
@@ -299,7 +349,10 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             if context.app_of(source) != app.lower()
         ]
         produces = produced_by.get(app.lower(), [])
-        claimed = _weigh(binding.claimed & context.wanted, near | named)
+        asked = [f for f in offered_fields(part, context) if f not in produces]
+        produces = [*produces, *asked]  # the field asked for last: it is what gets carried
+        fields = {w for f in asked for w in f.rsplit("/", 1)[-1].lower().split("_")}
+        claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
         prior = (
             PRIOR_WEIGHT
             * context.app_counts.get(app, 0)

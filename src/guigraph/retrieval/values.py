@@ -22,6 +22,10 @@ Site = tuple[int, str]
 SMALL_SITE = 3
 #: A tapped label is a value when at least this share of the runs tapping it named it.
 VALUE_SHARE = 0.5
+#: A label tapped by at least this share of the runs tapping in a state is a control there.
+CONTROL_SHARE = 0.8
+#: Fewer visits than this cannot tell a control from a value by how often it is tapped.
+MIN_VISITS = 3
 
 
 def _key(value: str) -> str:
@@ -52,6 +56,8 @@ class ValueIndex:
         self._longest = 0
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+        #: state -> runs that tapped something there
+        self.visits: dict[int, int] = defaultdict(int)
 
     @classmethod
     def build(cls, traces: Iterable[Trace], edges: dict[int, Edge]) -> ValueIndex:
@@ -69,6 +75,8 @@ class ValueIndex:
             for template in edges[edge_id].actions
         ]
         steps += [(trace.node_path[-1], "tail", template) for template in trace.tail]
+        for node in {node for node, _, t in steps if t.type in ("click", "long_press")}:
+            self.visits[node] += 1
         field = ""
         for node, key, template in steps:
             if template.type == "type":
@@ -156,10 +164,17 @@ class ValueIndex:
         return False
 
     def _named_as_value(self, node: int, label: str) -> bool:
-        """Whether the runs that tapped ``label`` mostly named it: a recording's stray tap on a
-        note (then back) does not make the note's title a control."""
+        """Whether ``label`` behaves as a value at ``node``: the runs tapping it mostly named
+        it (a recording's stray tap on a note, then back, does not make its title a control),
+        and it is not tapped by nearly every run that taps anything in the state, as a form's
+        "Save" is even when most instructions happen to say "save"."""
         named, total = self.tapped.get((node, label), [0, 0])
-        return total == 0 or named >= VALUE_SHARE * total
+        if total == 0:
+            return True
+        if named < VALUE_SHARE * total:
+            return False
+        visits = self.visits.get(node, 0)
+        return visits < MIN_VISITS or total < CONTROL_SHARE * visits
 
     def _known(self, site: Site) -> set[str]:
         """Values seen at ``site`` and at every site that shares values with it.

@@ -1,0 +1,48 @@
+"""What a task asks for, and the screen fields a stitched segment can carry to the next app."""
+
+from __future__ import annotations
+
+from guigraph.agents.script import ScriptStep
+from guigraph.agents.stitch import _Context, asked_fields, offered_fields
+from guigraph.graph.records import ActionTemplate, Node
+from guigraph.retrieval.values import ValueIndex
+
+ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
+
+
+def player() -> Node:
+    elements = [
+        {"resource_id": "music:id/title", "text": "Now playing"},
+        {"resource_id": "music:id/song_title", "text": "Gold Hearts"},
+        {"resource_id": "music:id/artist", "text": "Oscar Lune"},
+        {"resource_id": "music:id/like", "text": "Like", "clickable": True},
+        {"resource_id": "music:id/dialog_message", "text": "Rate Tunes?"},
+    ]
+    return Node(
+        node_id=42, app="Tunes", description="Tunes: Now playing", state_text="",
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=elements,
+    )  # fmt: skip
+
+
+def test_a_question_word_asks_for_the_fields_that_answer_it() -> None:
+    assert {"artist", "author"} <= asked_fields("Tell Dana who sings Gold Hearts", ALIASES)
+    assert "price" in asked_fields("Tell Bo how much the Nova lamp costs", ALIASES)
+    # A word that names an app says where to go, not what to read.
+    assert "message" not in asked_fields("Tell Bo the temperature by message", ALIASES)
+
+
+def test_a_segment_offers_the_asked_field_it_passes_but_not_headers_buttons_or_popups() -> None:
+    step = ScriptStep(
+        41, ActionTemplate(type="click", target_label="Gold Hearts"), 42, "Tunes", "t"
+    )
+    nodes = {42: player()}
+
+    def offered(instruction: str) -> list[str]:
+        asked = asked_fields(instruction, ALIASES)
+        context = _Context(instruction, set(), ValueIndex(), ALIASES, {}, {}, {}, asked, nodes)
+        return offered_fields([step], context)
+
+    assert offered("Tell Dana who sings Gold Hearts") == ["screen:music:id/artist"]
+    assert offered("Message Dana the song title") == ["screen:music:id/song_title"]
+    # "title" alone is a screen's header; "like" is a button; a pop-up's message is no value.
+    assert offered("Message Dana: like it, rate it, dialog") == []
