@@ -83,6 +83,24 @@ def test_seen_templates_mostly_succeed_with_the_graph(
     assert report["seen"]["graph"]["successes"] >= 2
 
 
+def test_the_logs_test_split_is_replayed_and_scored_for_both_memories(
+    demo_run: tuple[Path, dict[str, Any]],
+) -> None:
+    out, report = demo_run
+    split = report["setup"]["test_split"]
+    assert set(split) == set(MEMORIES)
+    test_steps = sum(1 for _ in (out / "replay-graph.jsonl").open())
+    for memory, scores in split.items():
+        assert scores["episodes"] == 8  # the test part: 20% of 40
+        assert scores["steps"] == test_steps > scores["episodes"]
+        assert 0.0 <= scores["sr"] <= 100.0
+        # 32 train episodes cover few of the test episodes' templates: some actions match.
+        assert 0.0 < scores["ams"] <= 100.0, memory
+    # The same scores as `guigraph score` on the written file.
+    scored = CliRunner().invoke(app, ["score", str(out / "replay-trace.jsonl"), "--json"])
+    assert json.loads(scored.stdout)["ams"] == pytest.approx(split["trace"]["ams"])
+
+
 class CountingReporter:
     def __init__(self) -> None:
         self.stages: dict[str, int] = {}
@@ -130,6 +148,9 @@ def test_a_killed_demo_resumes_without_redoing_finished_work(
     rows = load_results(out / "results.jsonl")
     assert len(rows) == len({row["key"] for row in rows}) == EXPECTED_CASES
     assert resumed.summary == {k: report[k] for k in CONDITIONS}  # deterministic per seed
+
+    assert resumed.setup["test_split"] == report["setup"]["test_split"]
+    assert reporter.stages["test split · graph"] == 0  # every test episode already replayed
 
     ran.clear()
     again = run_demo(out, small_config(), CountingReporter())

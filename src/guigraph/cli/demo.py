@@ -157,6 +157,16 @@ def _print_report(console: Console, report: dict[str, Any], out: Path) -> None:
         f"SR = share of episodes the world's checker counts as done (the team never sees it). "
         f"{setup['seconds']} s. Run folder: {out}"
     )
+    split = setup.get("test_split") or {}
+    if split:
+        scores = "; ".join(
+            f"{memory}: AMS {s['ams']:.2f}, SR {s['sr']:.2f}" for memory, s in split.items()
+        )
+        steps = next(iter(split.values()))["steps"]
+        console.print(
+            f"Logs' test split replayed teacher-forced ({steps} steps; GUIOdyssey's offline "
+            f"protocol and official matcher, in %): {scores}."
+        )
 
 
 def _cell(rate: dict[str, Any] | None, bold: bool = False) -> str:

@@ -2,9 +2,11 @@
 
 Layout of ``DIR``: ``demo.json`` (how the logs were made), ``logs/`` (GUIOdyssey layout, the
 templates that recombine others' sub-workflows held out), ``kb/`` (built from the train split
-with the same code as ``guigraph build``) and ``results.jsonl`` (one line per finished
-episode). A killed demo resumes: finished logs and KB episodes are kept and finished cases
-are not run again. Only a recording cut short is redone from scratch (it takes seconds).
+with the same code as ``guigraph build``), ``results.jsonl`` (one line per finished episode)
+and ``replay-graph.jsonl`` / ``replay-trace.jsonl`` (the logs' test split replayed
+teacher-forced, GUIOdyssey's offline protocol, scored for AMS). A killed demo resumes:
+finished logs and KB episodes are kept and finished cases and replayed episodes are not run
+again. Only a recording cut short is redone from scratch (it takes seconds).
 ``demo.json`` also holds a hash of guigraph's source: when the code changed, the folder starts
 over, so a table never mixes results of two versions of the agents.
 """
@@ -20,10 +22,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from guigraph.errors import ConfigError
-from guigraph.eval.suite import EvalCase, Sizes, plan_cases, run_case, summarize
+from guigraph.eval.suite import MEMORIES, EvalCase, Sizes, plan_cases, run_case, summarize
 
 DEMO_SCHEMA_VERSION = 1
 RESULTS_FILE = "results.jsonl"
+REPLAY_FILE = "replay-{memory}.jsonl"
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ def run_demo(out: Path, config: DemoConfig, reporter: Reporter | None = None) ->
     kb_stats = _ensure_kb(out, reporter)
     cases = plan_cases(seen, held, config.sizes, used_seeds, config.device, config.other_device)
     rows = _run_cases(out, cases, config, reporter)
+    test_split = _test_split_scores(out, reporter)
     planned = {case.key for case in cases}
     setup = {
         "logs_episodes": config.episodes,
@@ -102,6 +106,7 @@ def run_demo(out: Path, config: DemoConfig, reporter: Reporter | None = None) ->
         "instances_per_template": asdict(config.sizes),
         "devices": {"seen": config.device, "other_device": config.other_device},
         "max_steps": config.max_steps,
+        "test_split": test_split,
         "seconds": round(time.perf_counter() - started, 1),
     }
     return DemoReport(summarize(r for r in rows if r["key"] in planned), setup)
@@ -144,6 +149,8 @@ def _claim_folder(out: Path, config: DemoConfig, reporter: Reporter) -> None:
         for part in ("logs", "kb"):
             shutil.rmtree(out / part, ignore_errors=True)
         (out / RESULTS_FILE).unlink(missing_ok=True)
+        for memory in MEMORIES:
+            (out / REPLAY_FILE.format(memory=memory)).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     marker.write_text(json.dumps({**wanted, "code": code}, indent=1) + "\n")
 
@@ -244,3 +251,40 @@ def _run_cases(
                 done.add(case.key)
                 advance()
     return rows
+
+
+def _test_split_scores(out: Path, reporter: Reporter) -> dict[str, dict[str, Any]]:
+    """AMS and SR of each memory replayed teacher-forced over the logs' test split, as
+    ``guigraph replay`` and ``guigraph score`` compute them; resumed like the live cases."""
+    from contextlib import ExitStack
+
+    from guigraph.agents.factory import team_factory
+    from guigraph.data.odyssey import OdysseyDataset
+    from guigraph.eval.metrics import summarize as score
+    from guigraph.eval.replay import load_finished, replay_to_file
+    from guigraph.eval.steps import read_steps, score_records
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.types import ODYSSEY_ACTIONS
+
+    dataset = OdysseyDataset(out / "logs")
+    ids = dataset.episode_ids(split="random", part="test")
+    scores: dict[str, dict[str, Any]] = {}
+    with KnowledgeBase.open(out / "kb") as kb, ExitStack() as resources:
+        for memory in MEMORIES:
+            path = out / REPLAY_FILE.format(memory=memory)
+            make_team, _ = team_factory(
+                "graph", kb, resources, memory=memory, action_space=ODYSSEY_ACTIONS
+            )
+            done = len(load_finished(path) & set(ids))
+            advance = reporter.stage(f"test split · {memory}", len(ids), done)
+            replay_to_file(dataset, ids, make_team, path, kb=kb, on_episode=_ignore_id(advance))
+            result = score(score_records(read_steps(path), source=str(path)))
+            scores[memory] = {
+                "ams": result.ams, "sr": result.sr, "steps": result.steps,
+                "episodes": result.episodes,
+            }  # fmt: skip
+    return scores
+
+
+def _ignore_id(advance: Callable[[], None]) -> Callable[[str], None]:
+    return lambda _: advance()
