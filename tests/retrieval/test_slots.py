@@ -145,3 +145,9 @@ def test_a_value_of_another_kind_is_refused() -> None:
 
     assert fill_slot("Oslo", old, new, cities, foreign=is_title) == "Sydney"
     assert fill_slot("Oslo", old, new.replace("Sydney", "Lima"), cities, foreign=is_title) is None
+
+
+def test_a_known_value_is_found_in_its_possessive() -> None:
+    old = "Check the temperature in Paris and save it in a note titled Work"
+    new = "Save Oslo's temperature in a note called Shopping and send it to Jonas"
+    assert fill_slot("Paris", old, new, known_values=["Paris", "Oslo", "Rome"]) == "Oslo"

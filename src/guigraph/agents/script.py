@@ -8,8 +8,9 @@ the instruction named (a song, a contact), and values to be read off a screen wh
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.retrieval.slots import content_words, fill_slot
@@ -130,11 +131,29 @@ def _step(
     )
 
 
+#: Slot fills already worked out for one instruction: (recorded value, donor instruction,
+#: site, title field?) -> the new value. A trace is bound whole (to follow it) and in segments
+#: (to stitch them); the fills are the same.
+FillCache = dict[tuple[str, str, Site, bool], "str | None"]
+
+
 def bind(
-    steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex
-) -> Binding:
+    steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
+    cache: FillCache | None = None,
+) -> Binding:  # fmt: skip
     """Fill the script's values for ``instruction``; unfilled ones keep the trace's own."""
     binding = Binding([])
+    fills: FillCache = {} if cache is None else cache
+
+    def fill(recorded: str, site: Site, titled: bool = False) -> str | None:
+        key = (recorded, trace.instruction, site, titled)
+        if key not in fills:
+            fills[key] = fill_slot(
+                recorded, trace.instruction, instruction, values.known(site), titled=titled,
+                foreign=lambda value: values.foreign(value, site),
+            )  # fmt: skip
+        return fills[key]
+
     new_words = content_words(instruction)
     field = ""
     pairs: list[tuple[str, str]] = []
@@ -143,17 +162,15 @@ def bind(
         if template.type == "type":
             site = type_site(step.node, field)
             titled = "title" in field.lower()
-            step = _bind_text(step, trace, instruction, values, site, binding, titled)
+            step = _bind_text(
+                step, trace, instruction, partial(fill, site=site, titled=titled), binding
+            )
         elif template.type in ("click", "long_press"):
             field = template.target_label
         if template.type in ("click", "long_press") and values.is_value_label(
             step.node, template.target_label, trace.instruction
         ):
-            site = (step.node, "click")
-            new = fill_slot(
-                template.target_label, trace.instruction, instruction, values.known(site),
-                foreign=lambda value, site=site: values.foreign(value, site),  # type: ignore[misc]
-            )  # fmt: skip
+            new = fill(template.target_label, (step.node, "click"))
             if new is None:
                 binding.unfilled += 1
             else:
@@ -187,13 +204,10 @@ def _bind_text(
     step: ScriptStep,
     trace: Trace,
     instruction: str,
-    values: ValueIndex,
-    site: Site,
+    fill: Callable[[str], str | None],
     binding: Binding,
-    titled: bool = False,
 ) -> ScriptStep:
     """Fill the instruction's values; leave markers for values to read off a screen."""
-    known = values.known(site)
     text = step.template.text or ""
     screen: list[tuple[str, str]] = []
     bound: dict[str, str] = {}
@@ -205,10 +219,7 @@ def _bind_text(
             binding.exports.append(source)
             screen.append((slot, source))
             continue
-        new = fill_slot(
-            recorded, trace.instruction, instruction, known, titled=titled,
-            foreign=lambda value: values.foreign(value, site),
-        )  # fmt: skip
+        new = fill(recorded)
         if new is None:
             binding.unfilled += 1
             new = recorded

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.script import (
     Binding,
+    FillCache,
     ScriptStep,
     app_sequence,
     bind,
@@ -95,15 +96,16 @@ def rank_plans(
         return []
     wanted = content_words(instruction)
     scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in retrieved}
+    fills: FillCache = {}
     options = [
-        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases)
+        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills)
         for r in retrieved
     ]
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked_fields(instruction, aliases), nodes,
+            asked_fields(instruction, aliases), nodes, fills,
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -116,9 +118,9 @@ def rank_plans(
 
 def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
-    values: ValueIndex, aliases: Mapping[str, str],
+    values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
 ) -> PlanChoice:  # fmt: skip
-    binding = bind(script, item.trace, instruction, values)
+    binding = bind(script, item.trace, instruction, values, fills)
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
@@ -155,6 +157,7 @@ class _Context:
     markers: Mapping[str, set[str]] = field(default_factory=dict)
     asked: frozenset[str] = frozenset()
     nodes: Mapping[int, Node] = field(default_factory=dict)
+    fills: FillCache = field(default_factory=dict)
 
     def app_of(self, source: str) -> str:
         return source_app(source, self.id_apps)
@@ -334,7 +337,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         app = next((s.app for s in part if not s.home and s.app), None)
         if app is None:
             continue
-        binding = bind(part, trace, context.instruction, context.values)
+        binding = bind(part, trace, context.instruction, context.values, context.fills)
         near = _context_words(trace.instruction, part, trace) & context.wanted
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.

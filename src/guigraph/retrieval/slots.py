@@ -9,6 +9,7 @@ new instruction, then quoted text.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -233,27 +234,28 @@ def fill_slot(
     """
     aligned = align_value(example, old_instruction, new_instruction)
     seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
+    # Known values the instruction names, longest first (a longer name contains a shorter
+    # one), then alphabetical: deterministic. Only these can pin a value down.
+    named = _named_values(new_instruction, seen)
     if foreign is not None:
-        seen = [v for v in seen if not foreign(v)]
+        named = [v for v in named if not foreign(v)]
     if aligned:
-        # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
-        # price on ShopMall"; a new value of a known kind ends at its kind's head noun
-        # ("Nova kettle price" -> "Nova kettle").
-        inside = next((v for v in seen if _contains(aligned, v)), None)
         if aligned.lower() in PRONOUNS:
             # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip.
             return _antecedent(new_instruction, capitalized=example[:1].isupper())
-        value = inside or _longer_known(aligned, seen, new_instruction)
+        # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
+        # price on ShopMall"; a new value of a known kind ends at its kind's head noun
+        # ("Nova kettle price" -> "Nova kettle").
+        inside = next((v for v in named if _contains(aligned, v)), None)
+        value = inside or _longer_known(aligned, named, new_instruction)
         value = value or _cut_at_head(aligned, seen)
         if foreign is None or not foreign(value):
             return value
         # "note the temperature under Shopping" aligned a note title with the recorded city:
         # the instruction's own city, if it names one, is the value.
-        return next((v for v in seen if _contains(new_instruction, v)), None)
-    # Longest first (a longer name contains a shorter one), then alphabetical: deterministic.
-    for value in seen:
-        if _contains(new_instruction, value):
-            return value
+        return named[0] if named else None
+    if named:
+        return named[0]
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
@@ -299,6 +301,27 @@ def _cut_at_head(value: str, known: Iterable[str]) -> str:
     parts = words(value)
     last = max((i for i, w in enumerate(parts) if w.lower() in heads), default=None)
     return " ".join(parts[: last + 1]) if last is not None and last > 0 else value
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+@functools.lru_cache(maxsize=65536)
+def _phrase(text: str) -> str:
+    return " ".join(w.lower() for w in words(text))
+
+
+def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> list[str]:
+    """The ``values`` the instruction names as whole words, in the order given: the
+    instruction's word n-grams are made once, not one search per value."""
+    # "Oslo's temperature" names Oslo.
+    tokens = [_POSSESSIVE.sub("", t) for t in _phrase(instruction).split()]
+    grams = {
+        " ".join(tokens[i : i + n])
+        for n in range(1, longest + 1)
+        for i in range(len(tokens) - n + 1)
+    }
+    return [v for v in values if _phrase(v) in grams]
 
 
 def _contains(text: str, value: str) -> bool:

@@ -56,6 +56,8 @@ class ValueIndex:
         self._longest = 0
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+        self._site_keys: dict[Site, frozenset[str]] = {}
+        self._foreign: dict[tuple[str, Site], bool] = {}
         #: state -> runs that tapped something there
         self.visits: dict[int, int] = defaultdict(int)
 
@@ -69,6 +71,8 @@ class ValueIndex:
     def add_trace(self, trace: Trace, edges: dict[int, Edge]) -> None:
         self._pools = None
         self._by_value = None
+        self._site_keys.clear()
+        self._foreign.clear()
         steps = [
             (trace.node_path[k], str(edge_id), template)
             for k, edge_id in enumerate(trace.edge_path)
@@ -150,18 +154,29 @@ class ValueIndex:
     def foreign(self, value: str, site: Site) -> bool:
         """Whether ``value`` is of another kind than the values of ``site``: recorded at a
         place that never shared a value with this one ("Sydney", typed where cities go,
-        offered as a product). A value seen only in free text (a note's body) is not."""
+        offered as a product). A value seen only in free text (a note's body) is not.
+
+        Remembered per (value, site): binding asks about the same pairs in every episode.
+        """
         key = _key(value)
-        # The site's own values, not its pool: a note's body holds cities and products alike,
-        # and pools through it join every kind.
-        own = {_key(v) for v in self.by_site.get(site, ())}
-        if key in own:
-            return False
-        for other in self._sites_of(value):
-            theirs = {_key(v) for v in self.by_site[other]}
-            if len(theirs) >= SMALL_SITE and not theirs & own:
-                return True
-        return False
+        verdict = self._foreign.get((key, site))
+        if verdict is None:
+            # The site's own values, not its pool: a note's body holds cities and products
+            # alike, and pools through it join every kind.
+            own = self._keys(site)
+            verdict = key not in own and any(
+                len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
+                for theirs in map(self._keys, self._sites_of(value))
+            )
+            self._foreign[(key, site)] = verdict
+        return verdict
+
+    def _keys(self, site: Site) -> frozenset[str]:
+        keys = self._site_keys.get(site)
+        if keys is None:
+            keys = frozenset(_key(v) for v in self.by_site.get(site, ()))
+            self._site_keys[site] = keys
+        return keys
 
     def _named_as_value(self, node: int, label: str) -> bool:
         """Whether ``label`` behaves as a value at ``node``: the runs tapping it mostly named
