@@ -56,3 +56,14 @@ def test_a_form_button_every_run_taps_is_a_control_even_when_instructions_name_i
     assert not values.is_value_label(editor, "Save", "Check Oslo and save it in a note")
     assert values.is_value_label(notes, "Ideas", instruction)
     assert values.is_value_label(notes, "Groceries", "Open the note Groceries")
+
+
+def test_times_are_one_kind_by_their_shape_even_when_no_time_was_shared() -> None:
+    values = ValueIndex()
+    event_time, alarm_time = (47, "type:time (hh:mm)"), (34, "type:hh:mm")
+    values.by_site[event_time] |= {"10:45", "11:45", "19:00"}
+    values.by_site[alarm_time] |= {"06:45", "07:30", "21:15"}
+    values.by_site[NOTE_TITLE] |= {"Shopping", "Work", "Ideas"}
+    assert not values.foreign("06:45", event_time)
+    assert values.foreign("Shopping", event_time)
+    assert not values.foreign("Denver", event_time)  # never recorded: could be anything

@@ -149,7 +149,7 @@ def _align_span(
     at_the_end = (
         end == len(old)
         and new_end == len(new)
-        and _shape(" ".join(new[new_start:new_end])) == _shape(example)
+        and value_shape(" ".join(new[new_start:new_end])) == value_shape(example)
         and any(c.isdigit() for c in example)  # a time, a date, a number: not free text
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
@@ -176,7 +176,7 @@ def _with_end_punctuation(value: str, instruction: str, example: str) -> str:
     return value + match.group(1) if match else value
 
 
-def _shape(text: str) -> str:
+def value_shape(text: str) -> str:
     """Character classes with runs collapsed: "07:00" and "21:00" are both "d:d"."""
     classes = (
         "d" if c.isdigit() else "A" if c.isupper() else "a" if c.isalpha() else c for c in text
@@ -333,7 +333,7 @@ def _same_shape_spans(example: str, instruction: str) -> list[str]:
     """Spans of the instruction shaped like a date or time example ("Jun 22" -> "Jul 7")."""
     if not any(c.isdigit() for c in example):
         return []
-    size, shape = len(words(example)), _shape(example)
+    size, shape = len(words(example)), value_shape(example)
     tokens = words(instruction)
     spans = {" ".join(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
-    return sorted(span for span in spans if _shape(span) == shape)
+    return sorted(span for span in spans if value_shape(span) == shape)

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import STOPWORDS, normalize_units, words
+from guigraph.retrieval.slots import STOPWORDS, normalize_units, value_shape, words
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
@@ -164,12 +164,24 @@ class ValueIndex:
             # The site's own values, not its pool: a note's body holds cities and products
             # alike, and pools through it join every kind.
             own = self._keys(site)
-            verdict = key not in own and any(
-                len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
-                for theirs in map(self._keys, self._sites_of(value))
+            verdict = (
+                key not in own
+                and not self._same_numeric_shape(value, site)
+                and any(
+                    len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
+                    for theirs in map(self._keys, self._sites_of(value))
+                )
             )
             self._foreign[(key, site)] = verdict
         return verdict
+
+    def _same_numeric_shape(self, value: str, site: Site) -> bool:
+        """Times, dates and amounts are too many for two places to share one by chance: an
+        alarm's "06:45" and an event's "10:45" are one kind because they look alike."""
+        if not any(c.isdigit() for c in value):
+            return False
+        shape = value_shape(value)
+        return any(value_shape(v) == shape for v in self.by_site.get(site, ()))
 
     def _keys(self, site: Site) -> frozenset[str]:
         keys = self._site_keys.get(site)
