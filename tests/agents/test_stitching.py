@@ -18,6 +18,7 @@ from guigraph.envs.simphone.recorder import record
 from guigraph.envs.simphone.tasks import TEMPLATES, make_task
 from guigraph.graph.from_logs import build_from_logs
 from guigraph.graph.kb import KnowledgeBase
+from guigraph.types import ActionType, Task
 
 RECORDED = ("multi.weather_note", "multi.note_message", "info.event", "multi.price_note")
 SEEDS = tuple(range(2001, 2009))
@@ -62,3 +63,21 @@ def test_a_four_app_plan_with_a_pronoun_is_stitched(
     assert phrasings == {"Plan", "Put "}  # both phrasings, incl. "add it to the calendar"
     assert sum(solved(kb_view, "multi.trip_plan", "graph")) >= 5  # measured: 6/8
     assert not any(solved(kb_view, "multi.trip_plan", "trace"))
+
+
+def test_a_value_the_phone_lacks_is_searched_once_and_nothing_empty_is_sent(
+    kb_view: tuple[KnowledgeBase, GraphView],
+) -> None:
+    """No "Zorblax gizmo" in the shop: the team may search again, but typing appends, so it
+    never types into a field that already holds the value; with no price read it types no
+    text that needs one and ends by saying the task cannot be done."""
+    kb, view = kb_view
+    env = SimPhone()
+    team = rule_team(kb, view, TeamOptions())
+    task = Task(task_id="free/zorblax", instruction="Tell Dana how much the Zorblax gizmo costs")
+    result = run_episode(env, team, task, seed=5, budget=Budget(max_steps=40))
+    typed = [s.executed.action for s in result.steps if s.executed.action.type is ActionType.TYPE]
+    # Searched again without retyping it, and never typed without the price it lacks.
+    assert [a.text for a in typed if "Zorblax" in (a.text or "")] == ["Zorblax gizmo"]
+    assert all((a.text or "").strip() for a in typed)
+    assert result.steps[-1].executed.action.type is ActionType.IMPOSSIBLE

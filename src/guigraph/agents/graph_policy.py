@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.agents.grounding import ground
+from guigraph.agents.grounding import ground, step_text
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
     Feedback,
@@ -203,6 +203,7 @@ class GraphPolicy:
     reveal_scrolls: int = 0
     notes: list[str] = field(default_factory=list)
     alternatives: list[PlanChoice] = field(default_factory=list)
+    detoured: set[tuple[int, str]] = field(default_factory=set)
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
@@ -268,7 +269,11 @@ class GraphPolicy:
             if proposal is not None and proposal.action not in feedback.banned:
                 return proposal
         self.pending = None
-        return Proposal(Action(ActionType.PRESS_BACK), reason="every option was banned")
+        back = Action(ActionType.PRESS_BACK)
+        if back in feedback.banned:
+            # Everything this policy knows to do here was tried, going back too.
+            return Proposal(Action(ActionType.IMPOSSIBLE), reason="every option was tried here")
+        return Proposal(back, reason="every option was banned")
 
     def advance(self, history: Sequence[HistoryEntry]) -> None:
         """Move past the step proposed last time, if it was executed and did something."""
@@ -335,7 +340,15 @@ class GraphPolicy:
             return proposal
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
-            return self._proposal(self.cursor, step, state, memory) if typing_possible else None
+            if not typing_possible:
+                return None
+            if _already_typed(step, state, memory) and self.cursor + 1 < len(self.script):
+                # Typing appends: a field that already holds the value (a retried step, a
+                # detour back through the same search) is left as it is.
+                self.cursor += 1
+                self.pending = None
+                return self._current_step(state, feedback, memory)
+            return self._proposal(self.cursor, step, state, memory)
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
         return None
@@ -349,6 +362,9 @@ class GraphPolicy:
         step = self.script[self.cursor]
         if self.mode != "graph" or here is None or not _is_task_value(step):
             return None
+        if (here, step.label) in self.detoured:
+            return None  # that way was tried here already and still did not offer the value
+        self.detoured.add((here, step.label))
         detour = find_value_detour(self.view, here, step)
         if detour is None:
             return None
@@ -422,6 +438,8 @@ class GraphPolicy:
             return None
         if not self.route or self.route[0].node != here:
             self.route = self._route(here, self.script[self.cursor].node)
+        while len(self.route) > 1 and _already_typed(self.route[0], state, memory):
+            self.route.pop(0)  # the field holds the value from an earlier pass: typing appends
         if not self.route:
             return None
         proposal = self._proposal(None, self.route[0], state, memory)
@@ -482,6 +500,15 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:
+    """A typing step whose text the focused field already shows."""
+    if step.template.type != "type":
+        return False
+    field = state.focused_field
+    shown = (field.element.text or "").strip() if field is not None else ""
+    return bool(shown) and shown == step_text(step, memory).strip()
 
 
 def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[ScriptStep] | None:

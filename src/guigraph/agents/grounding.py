@@ -26,14 +26,24 @@ def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
     screen filled from focus memory (its own element, else the value carried from the app
     before), else the recorded example."""
     text = step.text if step.text is not None else step.template.text or ""
-    for slot, source in step.screen_slots:
-        value = None
-        for where in (source, step.fallback_source):
-            value = memory.recall(where) if memory and where else None
-            if value is not None:
-                break
+    for slot, _ in step.screen_slots:
+        value = _screen_value(step, slot, memory)
         text = text.replace("{" + slot + "}", value if value is not None else "")
     return text
+
+
+def _screen_value(step: ScriptStep, slot: str, memory: FocusMemory | None) -> str | None:
+    source = dict(step.screen_slots)[slot]
+    for where in (source, step.fallback_source):
+        value = memory.recall(where) if memory and where else None
+        if value is not None:
+            return value
+    return None
+
+
+def unread_values(step: ScriptStep, memory: FocusMemory | None) -> bool:
+    """Whether a value this step types from a screen was never seen (no price came up)."""
+    return any(_screen_value(step, slot, memory) is None for slot, _ in step.screen_slots)
 
 
 def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
@@ -124,6 +134,8 @@ def ground(
         text = step_text(step, memory)
         if UNFILLED.search(text):
             return None  # a value this plan cannot supply: never type a "{slot}" marker
+        if unread_values(step, memory):
+            return None  # the value to read was never on screen: typing without it is wrong
         return Proposal(Action.type_text(text), target=state.focused_field, reason="type")
     if kind is ActionType.SCROLL:
         return Proposal(Action.scroll(ScrollDirection(template.direction or "up")), reason="scroll")
