@@ -270,9 +270,9 @@ class GraphPolicy:
                 return proposal
         self.pending = None
         back = Action(ActionType.PRESS_BACK)
-        if back in feedback.banned:
-            # Everything this policy knows to do here was tried, going back too.
-            return Proposal(Action(ActionType.IMPOSSIBLE), reason="every option was tried here")
+        if back in feedback.banned and is_home(state.app):
+            # Every way out of the home screen this policy knows was tried, and found nothing.
+            return Proposal(Action(ActionType.IMPOSSIBLE), reason="every option was tried")
         return Proposal(back, reason="every option was banned")
 
     def advance(self, history: Sequence[HistoryEntry]) -> None:
