@@ -332,9 +332,12 @@ class GraphPolicy:
             # hide the target below the fold), look further down before giving up on it.
             in_place = here == step.node or (here is None and _same_app(state.app, step.app))
             if proposal is None and (in_place or self.mode == "trace"):
+                # Unlocalized but in the step's app (a tablet's two-pane list): the recorded
+                # ways out of the step's own state are the ones to try.
+                where = here if here is not None or not in_place else step.node
                 return (
                     self._reveal(state)
-                    or self._detour_for_value(here, state, feedback, memory)
+                    or self._detour_for_value(where, state, feedback, memory)
                     or self._switch_plan(here, state, feedback, memory)
                 )
             return proposal

@@ -1,0 +1,72 @@
+"""Grounding a script step on the screen the team sees now."""
+
+from __future__ import annotations
+
+from guigraph.agents.grounding import find_target, ground
+from guigraph.agents.memory import FocusMemory
+from guigraph.agents.observer import RuleObserver
+from guigraph.agents.roles import SemanticState
+from guigraph.agents.script import ScriptStep
+from guigraph.geometry import BBox, ScreenSize
+from guigraph.graph.records import ActionTemplate
+from guigraph.types import Observation, UIElement
+
+
+def screen(*elements: UIElement) -> SemanticState:
+    observation = Observation(ScreenSize(1000, 2000), elements=tuple(elements), app="Browser")
+    return RuleObserver().observe(observation, None)
+
+
+def result(row: int, title: str, site: str) -> UIElement:
+    box = BBox(30, 140 + 80 * row, 970, 210 + 80 * row)
+    rid = f"browser:id/article_{row}"
+    return UIElement(box, text=title, content_desc=site, resource_id=rid, clickable=True)
+
+
+def tap_step(
+    label: str, rid: str, task: str, replacements: tuple[tuple[str, str], ...]
+) -> ScriptStep:
+    template = ActionTemplate("click", target_label=label, target_role="list", target_id=rid)
+    words = frozenset(w.lower().strip(".") for w in task.split()) - {"the", "on", "about"}
+    return ScriptStep(
+        19, template, 20, "Browser", "t", label=label, replacements=replacements,
+        task_words=words,
+    )  # fmt: skip
+
+
+def test_the_recorded_result_gives_way_to_the_one_on_the_tasks_site() -> None:
+    """Recorded: "The story of coffee" on lab-notes.io; the task wants dailyfacts.net."""
+    state = screen(
+        result(0, "Coffee, what to know", "dailyfacts.net"),
+        result(1, "The story of coffee", "lab-notes.io"),
+    )
+    step = tap_step(
+        "The story of coffee", "browser:id/article_1",
+        "Find the article about coffee on dailyfacts.net", (("coffee", "coffee"),),
+    )  # fmt: skip
+    found = find_target(step, state)
+    assert found is not None and found.label == "Coffee, what to know"
+    same_site = tap_step(
+        "The story of coffee", "browser:id/article_1",
+        "Find the article about coffee on lab-notes.io", (("coffee", "coffee"),),
+    )  # fmt: skip
+    kept = find_target(same_site, state)
+    assert kept is not None and kept.label == "The story of coffee"
+
+
+def test_text_read_off_a_screen_is_not_typed_before_it_was_seen() -> None:
+    field = UIElement(BBox(30, 100, 970, 160), resource_id="messages:id/compose", editable=True,
+                      clickable=True, focused=True)  # fmt: skip
+    state = screen(field)
+    template = ActionTemplate(
+        "type", text="It costs {text1}", text_sources=(("text1", "screen:shop:id/price"),)
+    )
+    step = ScriptStep(
+        25, template, None, "Messages", "t", text="It costs {text1}",
+        screen_slots=(("text1", "screen:shop:id/price"),),
+    )  # fmt: skip
+    memory = FocusMemory()
+    assert ground(step, state, memory) is None  # no price seen: "It costs " would be wrong
+    memory.remember("screen:shop:id/price", "$12.00", "ShopMall", 3)
+    proposal = ground(step, state, memory)
+    assert proposal is not None and proposal.action.text == "It costs $12.00"
