@@ -46,12 +46,12 @@ def solved(kb_view: tuple[KnowledgeBase, GraphView], template: str, memory: str)
 
 
 @pytest.mark.parametrize(
-    ("template", "at_least"), [("multi.weather_message", 5), ("multi.price_message", 3)]
+    ("template", "at_least"), [("multi.weather_message", 5), ("multi.price_message", 5)]
 )
 def test_a_reading_and_a_messaging_segment_make_a_new_task(
     kb_view: tuple[KnowledgeBase, GraphView], template: str, at_least: int
 ) -> None:
-    # Measured: 6/8 and 4/8; misses are contacts the small logs never showed.
+    # Measured: 6/8 each; misses are mostly phrasings the small logs never showed.
     assert sum(solved(kb_view, template, "graph")) >= at_least
     assert not any(solved(kb_view, template, "trace"))
 

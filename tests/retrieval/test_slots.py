@@ -151,3 +151,12 @@ def test_a_known_value_is_found_in_its_possessive() -> None:
     old = "Check the temperature in Paris and save it in a note titled Work"
     new = "Save Oslo's temperature in a note called Shopping and send it to Jonas"
     assert fill_slot("Paris", old, new, known_values=["Paris", "Oslo", "Rome"]) == "Oslo"
+
+
+def test_a_final_name_after_the_same_word_is_the_new_name() -> None:
+    old = "Open the note Ideas and text what it says to Chen"
+    new = "Check the Lumen kettle price on ShopMall and message it to Dana"
+    assert align_value("Chen", old, new) == "Dana"
+    # Not free text, and not without the shared word before it.
+    assert align_value("Running late", "Message Bob: Running late", "Message Al: See you") is None
+    assert align_value("Chen", old, "Tell Dana how much the Zephyr kettle costs") is None

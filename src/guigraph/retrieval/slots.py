@@ -145,12 +145,17 @@ def _align_span(
             (j2 for tag, i1, i2, _, j2 in opcodes if tag == "replace" and i1 <= start < i2), 0
         )
         new_end = min(block_end, new_start + len(value))
-    # The last words of both sentences anchor each other ("... at 07:00" / "..., 21:00").
+    # The last words of both sentences anchor each other ("... at 07:00" / "..., 21:00"),
+    # for a time, a date, a number, or a name after the same word ("... to Chen" /
+    # "... message it to Dana"): not free text.
+    same_before = (
+        start > 0 and new_start > 0 and old[start - 1].lower() == new[new_start - 1].lower()
+    )
     at_the_end = (
         end == len(old)
         and new_end == len(new)
         and value_shape(" ".join(new[new_start:new_end])) == value_shape(example)
-        and any(c.isdigit() for c in example)  # a time, a date, a number: not free text
+        and (any(c.isdigit() for c in example) or (_is_name(value) and same_before))
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
@@ -164,6 +169,10 @@ def _align_span(
 
 
 Opcode = tuple[str, int, int, int, int]
+
+
+def _is_name(parts: Sequence[str]) -> bool:
+    return all(w[:1].isupper() for w in parts)
 
 
 def _with_end_punctuation(value: str, instruction: str, example: str) -> str:
