@@ -70,3 +70,21 @@ def test_text_read_off_a_screen_is_not_typed_before_it_was_seen() -> None:
     memory.remember("screen:shop:id/price", "$12.00", "ShopMall", 3)
     proposal = ground(step, state, memory)
     assert proposal is not None and proposal.action.text == "It costs $12.00"
+
+
+def test_a_value_the_binding_could_not_fill_is_the_one_the_task_names_never_the_recorded() -> None:
+    def contact(row: int, name: str) -> UIElement:
+        box = BBox(30, 300 + 80 * row, 970, 370 + 80 * row)
+        return UIElement(box, text=name, resource_id=f"share:id/contact_{row}", clickable=True)
+
+    state = screen(contact(0, "Alice"), contact(1, "Bruno"), contact(2, "Emeka"))
+    template = ActionTemplate("click", target_label="Bruno", target_id="share:id/contact_1")
+    words = frozenset({"send", "newest", "picture", "gallery", "emeka"})
+    step = ScriptStep(32, template, 31, "Gallery", "t", label="Bruno", task_words=words,
+                      open_value=True)  # fmt: skip
+    found = find_target(step, state)
+    assert found is not None and found.label == "Emeka"
+    unnamed = frozenset({"send", "newest", "picture"})
+    nobody = ScriptStep(32, template, 31, "Gallery", "t", label="Bruno", task_words=unnamed,
+                        open_value=True)  # fmt: skip
+    assert find_target(nobody, state) is None  # not the recorded "Bruno": nothing to tap

@@ -67,3 +67,14 @@ def test_times_are_one_kind_by_their_shape_even_when_no_time_was_shared() -> Non
     assert not values.foreign("06:45", event_time)
     assert values.foreign("Shopping", event_time)
     assert not values.foreign("Denver", event_time)  # never recorded: could be anything
+
+
+def test_a_label_seen_once_here_is_a_value_when_it_is_a_value_elsewhere() -> None:
+    values = ValueIndex()
+    share_sheet, to_field = (32, "click"), (18, "type:to: name or number")
+    values.by_site[share_sheet] |= {"Bruno"}
+    values.tapped[(32, "Bruno")] = [1, 1]
+    values.tapped[(32, "Share")] = [0, 1]
+    values.by_site[to_field] |= {"Bruno", "Dana", "Emeka"}
+    assert values.is_value_label(32, "Bruno", "Send the newest picture in Gallery to Bruno")
+    assert not values.is_value_label(32, "Share", "Share the newest picture")

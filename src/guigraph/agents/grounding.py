@@ -48,6 +48,8 @@ def unread_values(step: ScriptStep, memory: FocusMemory | None) -> bool:
 
 def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
     """The element a step's tap meant: its (bound) label, else a unique same-id element."""
+    if step.open_value:
+        return _named_by_task(step, state)
     label = step.label.strip()
     if label:
         found = _best_named(step, state, label)
@@ -110,6 +112,25 @@ def _by_replaced_value(step: ScriptStep, state: SemanticState, label: str) -> El
         if best is None or score > best_score:
             best, best_score = view, score
     return best
+
+
+def _named_by_task(step: ScriptStep, state: SemanticState) -> ElementView | None:
+    """The one actionable element here that the task names (the contact "Emeka" in a share
+    sheet), preferring the recorded target's kind of id; None when none or several are."""
+    named = [
+        v for v in _not_the_typing_field(step, list(state.elements))
+        if v.role in ACTIONABLE_ROLES and content_words(v.label)
+        and content_words(v.label) <= step.task_words
+    ]  # fmt: skip
+    family = _id_family(step.template.target_id)
+    kin = [v for v in named if family and _id_family(v.element.resource_id) == family]
+    chosen = kin or named
+    return chosen[0] if len(chosen) == 1 else None
+
+
+def _id_family(resource_id: str) -> str:
+    """``messages:id/chat_Chen`` and ``share:id/contact_3`` without what names the item."""
+    return resource_id.rsplit("_", 1)[0] if "_" in resource_id.rsplit("/", 1)[-1] else resource_id
 
 
 def _task_match(step: ScriptStep, view: ElementView) -> int:

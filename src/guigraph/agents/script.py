@@ -55,6 +55,10 @@ class ScriptStep:
     #: for the recorded "chess"; for "marathons" the team looks for a result with that word.
     replacements: tuple[tuple[str, str], ...] = ()
     task_words: frozenset[str] = frozenset()  # the new instruction's content words
+    #: A tap on a task value the binding could not find ("to Emeka" where the recording
+    #: tapped "Bruno"): the recorded label would be the wrong contact, so the element is
+    #: looked for on the screen among those the task names.
+    open_value: bool = False
 
     @property
     def home(self) -> bool:
@@ -167,12 +171,16 @@ def bind(
             )
         elif template.type in ("click", "long_press"):
             field = template.target_label
-        if template.type in ("click", "long_press") and values.is_value_label(
-            step.node, template.target_label, trace.instruction
+        # A launcher's icon opens an app; it is never the task's value.
+        if (
+            template.type in ("click", "long_press")
+            and not step.home
+            and values.is_value_label(step.node, template.target_label, trace.instruction)
         ):
             new = fill(template.target_label, (step.node, "click"))
             if new is None:
                 binding.unfilled += 1
+                step = replace(step, open_value=True)
             else:
                 binding.claimed |= content_words(new) & new_words
                 pairs.append((template.target_label, new))

@@ -241,11 +241,12 @@ class ValueIndex:
         than a control that an instruction happens to name ("save it in a note").
 
         A control ("Save") is tapped whether or not the instruction says "save"; a value is
-        tapped only in runs that named it, and the state offers several such values.
+        tapped only in runs that named it, and the state offers several such values, or the
+        label is a value somewhere else too (a share sheet seen once, with a contact that was
+        also typed into Messages).
         """
-        if not label_in_instruction(label, instruction):
+        if not label_in_instruction(label, instruction) or not self._named_as_value(node, label):
             return False
-        values = {
-            v for v in self.by_site.get((node, "click"), set()) if self._named_as_value(node, v)
-        }
-        return self._named_as_value(node, label) and len(values) >= 2
+        site = (node, "click")
+        values = {v for v in self.by_site.get(site, set()) if self._named_as_value(node, v)}
+        return len(values) >= 2 or any(other != site for other in self._sites_of(label))
