@@ -143,18 +143,27 @@ FillCache = dict[tuple[str, str, Site, bool], "str | None"]
 
 def bind(
     steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
-    cache: FillCache | None = None,
+    cache: FillCache | None = None, aliases: Mapping[str, str] | None = None,
 ) -> Binding:  # fmt: skip
-    """Fill the script's values for ``instruction``; unfilled ones keep the trace's own."""
+    """Fill the script's values for ``instruction``; unfilled ones keep the trace's own.
+
+    ``aliases`` (name -> app): a value that names another app ("ViewTube video City Tour"
+    as a ShopMall product) is of the wrong kind."""
     binding = Binding([])
     fills: FillCache = {} if cache is None else cache
+    app_names = set((aliases or {}).values())
 
-    def fill(recorded: str, site: Site, titled: bool = False) -> str | None:
+    def fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
+        def wrong_kind(value: str) -> bool:
+            # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
+            named = {w for w in value.split() if w in app_names} - {app}
+            return bool(named) or values.foreign(value, site)
+
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
             fills[key] = fill_slot(
                 recorded, trace.instruction, instruction, values.known(site), titled=titled,
-                foreign=lambda value: values.foreign(value, site),
+                foreign=wrong_kind,
             )  # fmt: skip
         return fills[key]
 
@@ -166,9 +175,8 @@ def bind(
         if template.type == "type":
             site = type_site(step.node, field)
             titled = "title" in field.lower()
-            step = _bind_text(
-                step, trace, instruction, partial(fill, site=site, titled=titled), binding
-            )
+            fill_here = partial(fill, site=site, app=step.app, titled=titled)
+            step = _bind_text(step, trace, instruction, fill_here, binding)
         elif template.type in ("click", "long_press"):
             field = template.target_label
         # A launcher's icon opens an app; it is never the task's value.
@@ -177,7 +185,7 @@ def bind(
             and not step.home
             and values.is_value_label(step.node, template.target_label, trace.instruction)
         ):
-            new = fill(template.target_label, (step.node, "click"))
+            new = fill(template.target_label, (step.node, "click"), step.app)
             if new is None:
                 binding.unfilled += 1
                 step = replace(step, open_value=True)

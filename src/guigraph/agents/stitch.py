@@ -120,7 +120,7 @@ def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
 ) -> PlanChoice:  # fmt: skip
-    binding = bind(script, item.trace, instruction, values, fills)
+    binding = bind(script, item.trace, instruction, values, fills, aliases)
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
@@ -337,7 +337,9 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         app = next((s.app for s in part if not s.home and s.app), None)
         if app is None:
             continue
-        binding = bind(part, trace, context.instruction, context.values, context.fills)
+        binding = bind(
+            part, trace, context.instruction, context.values, context.fills, context.aliases
+        )
         near = _context_words(trace.instruction, part, trace) & context.wanted
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
