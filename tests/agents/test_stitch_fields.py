@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from guigraph.agents.script import ScriptStep
-from guigraph.agents.stitch import _Context, asked_fields, offered_fields
+from guigraph.agents.stitch import _Context, _until_shown, asked_fields, offered_fields
 from guigraph.graph.records import ActionTemplate, Node
 from guigraph.retrieval.values import ValueIndex
 
@@ -46,3 +46,38 @@ def test_a_segment_offers_the_asked_field_it_passes_but_not_headers_buttons_or_p
     assert offered("Message Dana the song title") == ["screen:music:id/song_title"]
     # "title" alone is a screen's header; "like" is a button; a pop-up's message is no value.
     assert offered("Message Dana: like it, rate it, dialog") == []
+
+
+def shop_node(node_id: int, *rids: str) -> Node:
+    elements = [{"resource_id": rid, "text": "x"} for rid in rids]
+    return Node(
+        node_id=node_id, app="ShopMall", description="ShopMall", state_text="",
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=elements,
+    )  # fmt: skip
+
+
+def test_a_segment_read_only_for_its_field_stops_where_the_field_is_shown() -> None:
+    """The donor bought the product; a task that asks its price stops on the product page."""
+    nodes = {
+        4: shop_node(4, "shop:id/search"),
+        5: shop_node(5, "shop:id/product_1"),
+        6: shop_node(6, "shop:id/price", "shop:id/add_to_cart"),
+        9: shop_node(9, "shop:id/total"),
+    }
+
+    def tap(node: int, label: str, to: int | None) -> ScriptStep:
+        return ScriptStep(
+            node, ActionTemplate(type="click", target_label=label), to, "ShopMall", "t"
+        )
+
+    typing = ScriptStep(
+        4, ActionTemplate(type="type", text="{text1}"), None, "ShopMall", "t",
+        bound_values={"text1": "Atlas lamp"},
+    )  # fmt: skip
+    steps = [typing, tap(4, "Go", 5), tap(5, "Atlas lamp", 6), tap(6, "Add to cart", None),
+             tap(6, "Cart", 9), tap(9, "Checkout", 10)]  # fmt: skip
+    asked = asked_fields("Tell Hiro how much the Atlas lamp costs", ALIASES)
+    context = _Context("", set(), ValueIndex(), ALIASES, {}, {}, {}, asked, nodes)
+    cut = _until_shown(steps, offered_fields(steps, context), context)
+    assert [s.template.target_label for s in cut] == ["", "Go", "Atlas lamp"]
+    assert offered_fields(cut, context) == ["screen:shop:id/price"]

@@ -355,6 +355,11 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         ]
         produces = produced_by.get(app.lower(), [])
         asked = [f for f in offered_fields(part, context) if f not in produces]
+        if asked and not produces:
+            # Read only for the field: stop where it is shown. The donor went on to buy the
+            # product whose price this task only asks for.
+            binding.steps = _until_shown(binding.steps, asked, context)
+            asked = [f for f in offered_fields(binding.steps, context) if f in asked]
         produces = [*produces, *asked]  # the field asked for last: it is what gets carried
         fields = {w for f in asked for w in f.rsplit("/", 1)[-1].lower().split("_")}
         claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
@@ -367,6 +372,24 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior)
         )
     return pieces
+
+
+def _until_shown(
+    steps: list[ScriptStep], sources: Sequence[str], context: _Context
+) -> list[ScriptStep]:
+    """The steps up to the first state showing one of ``sources`` once the task's values are
+    in (the weather screen shows some city's temperature before the search for this one)."""
+    wanted = {s.removeprefix("screen:") for s in sources}
+    uses_value = [
+        i for i, s in enumerate(steps)
+        if s.bound_values or (s.label and s.label != s.template.target_label)
+    ]  # fmt: skip
+    for index in range(uses_value[-1] if uses_value else 0, len(steps)):
+        target = steps[index].jumps_to
+        node = context.nodes.get(target) if target is not None else None
+        if node is not None and {e.get("resource_id") for e in node.example_elements} & wanted:
+            return steps[: index + 1]
+    return steps
 
 
 def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
