@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from guigraph.agents.fields import asked_fields, offered_fields, until_shown
 from guigraph.agents.script import ScriptStep
-from guigraph.agents.stitch import _Context, _until_shown, asked_fields, offered_fields
 from guigraph.graph.records import ActionTemplate, Node
-from guigraph.retrieval.values import ValueIndex
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
 
@@ -38,9 +37,7 @@ def test_a_segment_offers_the_asked_field_it_passes_but_not_headers_buttons_or_p
     nodes = {42: player()}
 
     def offered(instruction: str) -> list[str]:
-        asked = asked_fields(instruction, ALIASES)
-        context = _Context(instruction, set(), ValueIndex(), ALIASES, {}, {}, {}, asked, nodes)
-        return offered_fields([step], context)
+        return offered_fields([step], asked_fields(instruction, ALIASES), nodes)
 
     assert offered("Tell Dana who sings Gold Hearts") == ["screen:music:id/artist"]
     assert offered("Message Dana the song title") == ["screen:music:id/song_title"]
@@ -77,7 +74,6 @@ def test_a_segment_read_only_for_its_field_stops_where_the_field_is_shown() -> N
     steps = [typing, tap(4, "Go", 5), tap(5, "Atlas lamp", 6), tap(6, "Add to cart", None),
              tap(6, "Cart", 9), tap(9, "Checkout", 10)]  # fmt: skip
     asked = asked_fields("Tell Hiro how much the Atlas lamp costs", ALIASES)
-    context = _Context("", set(), ValueIndex(), ALIASES, {}, {}, {}, asked, nodes)
-    cut = _until_shown(steps, offered_fields(steps, context), context)
+    cut = until_shown(steps, offered_fields(steps, asked, nodes), nodes)
     assert [s.template.target_label for s in cut] == ["", "Go", "Atlas lamp"]
-    assert offered_fields(cut, context) == ["screen:shop:id/price"]
+    assert offered_fields(cut, asked, nodes) == ["screen:shop:id/price"]

@@ -11,11 +11,11 @@ types a value read off another app's screen comes after the segment that reads i
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from guigraph.agents.fields import asked_fields, offered_fields, until_shown
 from guigraph.agents.script import (
     Binding,
     FillCache,
@@ -163,52 +163,6 @@ class _Context:
         return source_app(source, self.id_apps)
 
 
-#: What a question asks for, as the words of the screen fields that answer it: "tell Dana who
-#: sings Gold Hearts" asks for the field ``music:id/artist``.
-QUESTION_FIELDS = {
-    "who": frozenset({"artist", "author", "sender", "singer", "name", "organizer"}),
-    "when": frozenset({"time", "date", "when"}),
-    "where": frozenset({"location", "address", "place", "city"}),
-    "how much": frozenset({"price", "cost", "total"}),
-    "how many": frozenset({"count", "total", "number"}),
-}
-
-
-def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> frozenset[str]:
-    """The words a screen field answering this task would carry in its id: the task's own
-    words ("the artist of", "the price") and those its question words stand for. A word
-    naming an app ("by message") is about the app, not a field."""
-    text = " ".join(words(instruction)).lower()
-    app_words = {w for alias in (aliases or {}) for w in content_words(alias)}
-    asked = {w for w in content_words(instruction) if not _word_matches(w, app_words)}
-    for question, fields in QUESTION_FIELDS.items():
-        if f" {question} " in f" {text} ":
-            asked |= fields
-    return frozenset(asked)
-
-
-_TRANSIENT = re.compile(r"dialog|popup|alert|toast|snackbar", re.IGNORECASE)
-
-
-def offered_fields(steps: Sequence[ScriptStep], context: _Context) -> list[str]:
-    """Screen sources on the states a segment passes through whose field the task asks for:
-    a segment that plays a song passes the artist shown on the player."""
-    offered: list[str] = []
-    states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
-    for node_id in sorted(states):
-        node = context.nodes.get(node_id)
-        for element in node.example_elements if node is not None else ():
-            rid = str(element.get("resource_id") or "")
-            name = rid.rsplit("/", 1)[-1]
-            if not rid or element.get("clickable") or name == "title":  # a screen's header
-                continue
-            if _TRANSIENT.search(name):
-                continue  # a pop-up's text is never the workflow's value
-            if set(name.lower().split("_")) & context.asked and f"screen:{rid}" not in offered:
-                offered.append(f"screen:{rid}")
-    return offered
-
-
 @dataclass
 class _Piece:
     app: str
@@ -354,12 +308,14 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             if context.app_of(source) != app.lower()
         ]
         produces = produced_by.get(app.lower(), [])
-        asked = [f for f in offered_fields(part, context) if f not in produces]
+        shown = offered_fields(part, context.asked, context.nodes)
+        asked = [f for f in shown if f not in produces]
         if asked and not produces:
             # Read only for the field: stop where it is shown. The donor went on to buy the
             # product whose price this task only asks for.
-            binding.steps = _until_shown(binding.steps, asked, context)
-            asked = [f for f in offered_fields(binding.steps, context) if f in asked]
+            binding.steps = until_shown(binding.steps, asked, context.nodes)
+            still = offered_fields(binding.steps, context.asked, context.nodes)
+            asked = [f for f in still if f in asked]
         produces = [*produces, *asked]  # the field asked for last: it is what gets carried
         fields = {w for f in asked for w in f.rsplit("/", 1)[-1].lower().split("_")}
         claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
@@ -372,24 +328,6 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior)
         )
     return pieces
-
-
-def _until_shown(
-    steps: list[ScriptStep], sources: Sequence[str], context: _Context
-) -> list[ScriptStep]:
-    """The steps up to the first state showing one of ``sources`` once the task's values are
-    in (the weather screen shows some city's temperature before the search for this one)."""
-    wanted = {s.removeprefix("screen:") for s in sources}
-    uses_value = [
-        i for i, s in enumerate(steps)
-        if s.bound_values or (s.label and s.label != s.template.target_label)
-    ]  # fmt: skip
-    for index in range(uses_value[-1] if uses_value else 0, len(steps)):
-        target = steps[index].jumps_to
-        node = context.nodes.get(target) if target is not None else None
-        if node is not None and {e.get("resource_id") for e in node.example_elements} & wanted:
-            return steps[: index + 1]
-    return steps
 
 
 def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
