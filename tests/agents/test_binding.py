@@ -30,3 +30,17 @@ def test_a_common_noun_that_is_also_an_app_does_not_count() -> None:
     task = "Find the price of the Nova camera bag and note it down under Work"
     binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
     assert binding.unfilled == 0 and binding.steps[0].text == "Nova camera bag"
+
+
+def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> None:
+    typing = ActionTemplate("type", text="{text1}", text_sources=(("text1", "instruction"),))
+    step = ScriptStep(25, typing, None, "Messages", "t2", slot_key="9")
+    donor = "Send Bruno a message saying running late"
+    trace = Trace("t2", donor, "Social_Sharing", ("Messages",), (1, 25), (9,), 3,
+                  values={"9:text1": "running late"})  # fmt: skip
+    sent = "Send Dana a message saying who sings Gold Hearts"
+    told = bind([step], trace, sent, ValueIndex(), aliases=ALIASES)
+    assert told.unfilled == 0 and told.steps[0].text == "who sings Gold Hearts"
+    answer = "Tell Dana in a message saying who sings Gold Hearts"
+    asked = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
+    assert asked.unfilled == 1  # the answer is wanted: the artist, read off the player

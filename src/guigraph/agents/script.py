@@ -157,7 +157,7 @@ def bind(
         def wrong_kind(value: str) -> bool:
             # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
             named = {w for w in value.split() if w in app_names} - {app}
-            return bool(named) or values.foreign(value, site)
+            return bool(named) or values.foreign(value, site) or _asks(value, instruction)
 
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
@@ -203,6 +203,16 @@ def bind(
     task = frozenset(new_words)
     binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
     return binding
+
+
+_QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "how"})
+
+
+def _asks(value: str, instruction: str) -> bool:
+    """The question itself where the task wants its answer: "Tell Dana who sings Gold
+    Hearts" is not the message "who sings Gold Hearts" ("Ask Dana ..." would be)."""
+    first = value.split(maxsplit=1)[0].lower() if value.strip() else ""
+    return first in _QUESTION_WORDS and instruction.lstrip().lower().startswith("tell ")
 
 
 def _typed_value(key: str, steps: Sequence[ScriptStep]) -> str:
