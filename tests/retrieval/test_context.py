@@ -8,7 +8,9 @@ import pytest
 
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
-from guigraph.retrieval.context import clauses, retrieve
+from guigraph.graph.records import ActionTemplate, Edge, Trace
+from guigraph.retrieval.context import GraphData, clauses, fill_trace_slots, retrieve
+from guigraph.retrieval.values import ValueIndex
 from tests.graph.conftest import make_recorders
 
 
@@ -85,3 +87,31 @@ def test_clauses_split_on_breaks_and_drop_fragments() -> None:
     assert clauses("Put 'Trip' in my calendar for Jul 10, 16:00") == [
         "Put 'Trip' in my calendar for Jul 10"
     ]
+
+
+def test_slots_are_filled_with_the_values_kinds_as_the_team_fills_them() -> None:
+    """A product slot is not given the city the instruction names; a screen slot is left to
+    be read while acting."""
+    search = ActionTemplate("click", target_label="Search products")
+    typing = ActionTemplate(
+        "type", text="{text1} {text2}",
+        text_sources=(("text1", "instruction"), ("text2", "screen:shop:id/price")),
+    )  # fmt: skip
+    edge = Edge(7, 4, 5, (search, typing), (), "", 1)
+    trace = Trace("t", "Find the price of the Atlas lamp and note it", "Multi_Apps",
+                  ("ShopMall",), (4, 5), (7,), 2,
+                  values={"7:text1": "Atlas lamp", "7:text2": "$12.00"})  # fmt: skip
+    index = ValueIndex()
+    index.by_site[(4, "type:search products")] |= {"Atlas lamp", "Nova kettle", "Orbit watch"}
+    index.by_site[(9, "type:city name")] |= {"Sydney", "Oslo", "Paris"}
+    graph = GraphData({}, {7: edge}, {}, index)
+    new = "Find the price of the Sydney and note it"
+    # Without the graph: plain alignment, and the screen slot looks like a missing value.
+    plain = fill_trace_slots(trace, new)
+    assert plain == ({"7:text1": "Sydney", "7:text2": "$12.00"}, ("7:text2",))
+    values, missing = fill_trace_slots(trace, new, graph)
+    assert values == {"7:text1": "Atlas lamp"} and missing == ("7:text1",)
+    values, missing = fill_trace_slots(
+        trace, "Find the price of the Nova kettle and note it", graph
+    )
+    assert values == {"7:text1": "Nova kettle"} and not missing

@@ -88,7 +88,9 @@ class GraphView:
         if self._graph_data is None:
             from guigraph.retrieval.context import GraphData, out_edges_of
 
-            self._graph_data = GraphData(self.nodes, self.edges, out_edges_of(self.edges.values()))
+            self._graph_data = GraphData(
+                self.nodes, self.edges, out_edges_of(self.edges.values()), self.values
+            )
         return self._graph_data
 
     def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:

@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from guigraph.retrieval.slots import content_words, fill_slot
+from guigraph.retrieval.values import type_site
 
 if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
+    from guigraph.retrieval.values import Site, ValueIndex
 
 #: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
 CHARS_PER_TOKEN = 4
@@ -82,20 +84,55 @@ def edge_phrase(edge: Edge, slot_values: dict[str, str] | None = None) -> str:
     return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
 
 
-def fill_trace_slots(trace: Trace, instruction: str) -> tuple[dict[str, str], tuple[str, ...]]:
+def fill_trace_slots(
+    trace: Trace, instruction: str, graph: GraphData | None = None
+) -> tuple[dict[str, str], tuple[str, ...]]:
     """The new task's value for each slot the trace typed ("<edge_id>:<slot>" keys).
 
     A slot read off a screen is left out: it is filled from focus memory while acting. A slot
     with no value found in the new instruction keeps the trace's own value and is reported.
+    With the graph's value index, each slot is filled as the team fills it: values known at
+    its place pin it down and a value of another kind is refused (a note title where the city
+    goes), so model roles read the same values the model-free team would type.
     """
     values: dict[str, str] = {}
     missing: list[str] = []
+    index = graph.values if graph is not None else None
     for key, typed in trace.values.items():
-        value = fill_slot(typed, trace.instruction, instruction)
+        site, source = _slot_site(key, trace, graph)
+        if source.startswith("screen:"):
+            continue  # read off a screen while acting, not from the instruction
+        if index is not None and site is not None:
+            value = fill_slot(
+                typed, trace.instruction, instruction, index.known(site),
+                foreign=lambda v, site=site: index.foreign(v, site),  # type: ignore[misc]
+            )  # fmt: skip
+        else:
+            value = fill_slot(typed, trace.instruction, instruction)
         if value is None:
             missing.append(key)
         values[key] = value if value is not None else typed
     return values, tuple(missing)
+
+
+def _slot_site(key: str, trace: Trace, graph: GraphData | None) -> tuple[Site | None, str]:
+    """Where slot ``key`` was typed (the state and the field tapped before it), and where its
+    text came from ("instruction", "screen:<id>"); (None, "") when the graph is not at hand."""
+    where, _, slot = key.partition(":")
+    if where == "tail":
+        node, actions = trace.node_path[-1], list(trace.tail)
+    elif graph is not None and where.isdigit() and int(where) in graph.edges:
+        edge = graph.edges[int(where)]
+        node, actions = edge.source, list(edge.actions)
+    else:
+        return None, ""
+    field = ""
+    for action in actions:
+        if action.type in ("click", "long_press"):
+            field = action.target_label
+        elif action.type == "type" and slot in dict(action.text_sources):
+            return type_site(node, field), dict(action.text_sources)[slot]
+    return None, ""
 
 
 @dataclass(frozen=True)
@@ -107,11 +144,16 @@ class GraphData:
     nodes: Mapping[int, Node]
     edges: Mapping[int, Edge]
     out_edges: Mapping[int, Sequence[Edge]]
+    values: ValueIndex | None = None  # the values seen at each place, for slot filling
 
     @classmethod
     def load(cls, kb: KnowledgeBase) -> GraphData:
+        from guigraph.retrieval.values import ValueIndex
+
         edges = {edge.edge_id: edge for edge in kb.edges()}
-        return cls({n.node_id: n for n in kb.nodes()}, edges, out_edges_of(edges.values()))
+        index = ValueIndex.build(kb.traces(), edges)
+        nodes = {n.node_id: n for n in kb.nodes()}
+        return cls(nodes, edges, out_edges_of(edges.values()), index)
 
 
 def out_edges_of(edges: Iterable[Edge]) -> dict[int, list[Edge]]:
@@ -135,7 +177,7 @@ def retrieve(
     graph = graph or GraphData.load(kb)
     retrieved = []
     for trace, score in _search(kb, instruction, k):
-        values, missing = fill_trace_slots(trace, instruction)
+        values, missing = fill_trace_slots(trace, instruction, graph)
         retrieved.append(RetrievedTrace(trace, score, values, missing))
     node_ids, edge_ids = _subgraph(retrieved, graph)
     nodes = {n: graph.nodes[n] for n in node_ids if n in graph.nodes}
