@@ -40,18 +40,14 @@ def test_the_recorded_result_gives_way_to_the_one_on_the_tasks_site() -> None:
         result(0, "Coffee, what to know", "dailyfacts.net"),
         result(1, "The story of coffee", "lab-notes.io"),
     )
-    step = tap_step(
-        "The story of coffee", "browser:id/article_1",
-        "Find the article about coffee on dailyfacts.net", (("coffee", "coffee"),),
-    )  # fmt: skip
-    found = find_target(step, state)
-    assert found is not None and found.label == "Coffee, what to know"
-    same_site = tap_step(
-        "The story of coffee", "browser:id/article_1",
-        "Find the article about coffee on lab-notes.io", (("coffee", "coffee"),),
-    )  # fmt: skip
-    kept = find_target(same_site, state)
-    assert kept is not None and kept.label == "The story of coffee"
+    for site, expected in (("dailyfacts.net", "Coffee, what to know"),
+                           ("lab-notes.io", "The story of coffee")):  # fmt: skip
+        task = f"Find the article about coffee on {site}"
+        step = tap_step(
+            "The story of coffee", "browser:id/article_1", task, (("coffee", "coffee"),)
+        )
+        found = find_target(step, state)
+        assert found is not None and found.label == expected, site
 
 
 def test_text_read_off_a_screen_is_not_typed_before_it_was_seen() -> None:

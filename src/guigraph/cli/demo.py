@@ -23,7 +23,10 @@ def register(app: typer.Typer) -> None:
 
 def demo(
     out: Annotated[
-        Path, typer.Option("--out", help="Run folder (logs/, kb/, results.jsonl); resumable.")
+        Path,
+        typer.Option(
+            "--out", help="Run folder (logs/, kb/, results.jsonl, replay-*.jsonl); resumable."
+        ),
     ] = Path("runs/demo"),
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as one JSON object.")
@@ -55,6 +58,7 @@ def demo(
     Templates that recombine other templates' sub-workflows are held out of the logs. The
     model-free team then runs on new seeds of the seen templates, on the held-out templates
     and on another device profile, each with the workflow graph and with the trace baseline.
+    Last, the logs' test split is replayed teacher-forced and scored for AMS and SR.
     """
     from guigraph.errors import GuigraphError
     from guigraph.eval.demo import DemoConfig, run_demo
