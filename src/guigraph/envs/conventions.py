@@ -70,6 +70,8 @@ class Conventions:
     question_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: How the world opens an app: by launcher label / package, or by URL.
     opens_apps_by: str = "launcher"
+    #: Element classes (roles) one types into, beside any with "edit" in the name (EditText).
+    field_classes: frozenset[str] = frozenset()
 
     def is_home(self, app: str | None) -> bool:
         return (app or "").strip().lower() in self.home_apps
@@ -84,6 +86,12 @@ class Conventions:
 
     def is_transient(self, field_name: str) -> bool:
         return bool(ElementId("", field_name).words & self.transient_words)
+
+    def is_field_class(self, class_name: str) -> bool:
+        """Whether an element of this class (``android.widget.EditText``, ``textbox``) is a
+        text field."""
+        name = class_name.rsplit(".", 1)[-1].strip().lower()
+        return "edit" in name or name in self.field_classes
 
     def parse_id(self, resource_id: str) -> ElementId:
         """``shop:id/price`` -> (shop, price) on Android; ``#price`` -> ("", price) on the web."""
@@ -131,6 +139,8 @@ WEB = Conventions(
     transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
     opens_apps_by="url",
+    # ARIA roles of fields (a <select> is typed into too: its option's label).
+    field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),
 )
 
 _ACTIVE: ContextVar[Conventions] = ContextVar("guigraph_conventions", default=ANDROID)

@@ -68,3 +68,9 @@ register(
     "guigraph.envs.simphone.env:SimPhone",
     "the embedded simulated phone (options: device, version, skin, popup_rate)",
 )
+register(
+    "web",
+    "guigraph.envs.web.env:WebEnv",
+    "web pages in the system Chromium, MiniWoB++ tasks as miniwob/<name> (options: executable, "
+    "headless, timeout, viewport)",
+)
