@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.retrieval.context import Context
 
-ENVS = ("simphone",)
-
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)
@@ -48,7 +46,9 @@ def run(
             "or an instruction in words (nothing can check it).",
         ),
     ],
-    env: Annotated[str, typer.Option("--env", help="Environment: simphone.")] = "simphone",
+    env: Annotated[
+        str, typer.Option("--env", help="World (see guigraph.envs.names()): simphone, web.")
+    ] = "simphone",
     seed: Annotated[int, typer.Option("--seed", help="World and task seed.")] = 0,
     kb: Annotated[
         Path | None, typer.Option("--kb", help="Knowledge-base folder (without: no graph).")
@@ -72,6 +72,10 @@ def run(
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Also write the run as a GUIOdyssey-layout episode here."),
+    ] = None,
 ) -> None:
     """Run the agent team on one task (model-free by default), printing each step."""
     from contextlib import ExitStack
@@ -80,18 +84,24 @@ def run(
     from guigraph.agents.loop import Budget, Callback, run_episode
     from guigraph.agents.team import TeamOptions
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
-    from guigraph.envs.simphone.env import SimPhone
-    from guigraph.errors import ConfigError, GuigraphError
-    from guigraph.eval.suite import resolve_task
+    from guigraph.envs import make
+    from guigraph.envs.base import Env
+    from guigraph.envs.wrappers import RecordEpisodes
+    from guigraph.errors import GuigraphError
 
-    if env not in ENVS:
-        raise _fail(f"unknown env {env!r}; available: {', '.join(ENVS)}")
+    phone: Env | None = None
     try:
         if policy == "graph":  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
-        the_task, checkable = resolve_task(task, seed)
-        phone = SimPhone(device, version=version)
-    except (ConfigError, ValueError) as exc:
+        world_options = {"device": device, "version": version} if env == "simphone" else {}
+        phone = make(env, **world_options)
+        the_task = phone.make_task(task, seed)
+        checkable = not the_task.task_id.startswith("free/")
+        if record is not None:
+            phone = RecordEpisodes(phone, record)
+    except (GuigraphError, ValueError) as exc:
+        if phone is not None:
+            phone.close()
         raise _fail(str(exc)) from exc
     knowledge = _open_kb(kb) if kb is not None and not no_graph else None
     if knowledge is None:
@@ -99,7 +109,7 @@ def run(
         typer.echo(f"note: running without a knowledge base ({reason}): the team has no graph")
     if not checkable:
         typer.echo(
-            "note: not a SimPhone template, so the world has no checker for it; the phone "
+            f"note: not a task of the {env} world, so it has no checker for it; the world "
             "starts with no task set up and success is unknown"
         )
     callbacks: list[Callback] = [ConsoleProgress()]
@@ -118,7 +128,8 @@ def run(
                 typer.echo(hub.ledger.summary())
                 if out is not None:  # usage is kept with the run (keys never are)
                     hub.save_usage(out / "usage.json")
-        success = phone.task_succeeded() if checkable else None
+        verdict = phone.evaluate() if checkable else None
+        success = verdict.success if verdict is not None else None
     except GuigraphError as exc:
         raise _fail(str(exc)) from exc
     finally:

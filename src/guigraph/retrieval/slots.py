@@ -255,7 +255,7 @@ def fill_slot(
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
         # price on ShopMall"; a new value of a known kind ends at its kind's head noun
         # ("Nova kettle price" -> "Nova kettle").
-        inside = next((v for v in named if _contains(aligned, v)), None)
+        inside = next((_as_said(v, aligned) for v in named if _contains(aligned, v)), None)
         value = inside or _longer_known(aligned, named, new_instruction)
         value = value or _cut_at_head(aligned, seen)
         if foreign is None or not foreign(value):
@@ -264,7 +264,7 @@ def fill_slot(
         # the instruction's own city, if it names one, is the value.
         return named[0] if named else None
     if named:
-        return named[0]
+        return _as_said(named[0], new_instruction)
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
@@ -331,6 +331,14 @@ def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> 
         for i in range(len(tokens) - n + 1)
     }
     return [v for v in values if _phrase(v) in grams]
+
+
+def _as_said(value: str, text: str) -> str:
+    """A known value as ``text`` spells it: the task's "Vina" where the KB knew "vina" (the
+    instruction is what the world checks against)."""
+    pattern = rf"(?<!\w){re.escape(value)}(?!\w)"
+    match = re.search(pattern, normalize_units(text), re.IGNORECASE)
+    return match.group(0) if match else value
 
 
 def _contains(text: str, value: str) -> bool:

@@ -54,15 +54,39 @@ def owner_tag() -> str:
     return f"{os.getpid()}-{next(_counter)}"
 
 
+class _Driver:
+    """Playwright's driver, shared: the sync API allows one per thread, while each
+    environment launches (and closes) a Chromium of its own through it."""
+
+    playwright: Any = None
+    users = 0
+
+    @classmethod
+    def acquire(cls) -> Any:
+        if cls.playwright is None:
+            sync_api = require("playwright.sync_api", "web")
+            cls.playwright = sync_api.sync_playwright().start()
+        cls.users += 1
+        return cls.playwright
+
+    @classmethod
+    def release(cls) -> None:
+        cls.users = max(0, cls.users - 1)
+        if cls.users == 0 and cls.playwright is not None:
+            playwright, cls.playwright = cls.playwright, None
+            with contextlib.suppress(Exception):  # a dead driver is what we wanted anyway
+                playwright.stop()
+
+
 class Browser:
-    """One Chromium process and the Playwright driver that talks to it."""
+    """One Chromium process, launched through the shared Playwright driver."""
 
     def __init__(self, executable: str | None = None, headless: bool = True) -> None:
         self.executable = chromium_path(executable)
         self.headless = headless
         self.tag = owner_tag()
-        self._playwright: Any = None
         self._browser: Any = None
+        self._holds_driver = False
 
     @property
     def running(self) -> bool:
@@ -73,15 +97,13 @@ class Browser:
         if self.running:
             return self._browser
         self.close()
-        sync_api = require("playwright.sync_api", "web")
         args = [a for a in LAUNCH_ARGS if self.headless or a != "--headless"]
         args.append(f"--guigraph-owner={self.tag}")
         try:
-            self._playwright = sync_api.sync_playwright().start()
-            self._browser = self._playwright.chromium.launch(
-                executable_path=self.executable,
-                headless=self.headless,
-                args=args,
+            playwright = _Driver.acquire()
+            self._holds_driver = True
+            self._browser = playwright.chromium.launch(
+                executable_path=self.executable, headless=self.headless, args=args
             )
         except Exception as exc:  # Playwright raises its own Error; one clear line for users
             self.close()
@@ -99,15 +121,16 @@ class Browser:
         )
 
     def close(self) -> None:
-        """Close Chromium and the driver; harmless when already closed or crashed."""
-        browser, playwright = self._browser, self._playwright
-        self._browser = self._playwright = None
+        """Close Chromium (and the driver, when no other browser uses it); harmless when
+        already closed or crashed."""
+        browser, self._browser = self._browser, None
         _OPEN.discard(self)
-        for closer in (browser, playwright):
-            if closer is None:
-                continue
-            with contextlib.suppress(Exception):
-                closer.close() if closer is browser else closer.stop()
+        if browser is not None:
+            with contextlib.suppress(Exception):  # a dead browser is what we wanted anyway
+                browser.close()
+        if self._holds_driver:
+            self._holds_driver = False
+            _Driver.release()
 
 
 def _first_line(exc: BaseException) -> str:

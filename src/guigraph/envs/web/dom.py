@@ -4,7 +4,9 @@ Asking Playwright element by element costs a round trip each; one ``page.evaluat
 the DOM and returns every visible element with its box, role, accessible name, value, focus and
 checked state is far faster. Elements map onto :class:`UIElement` as an accessibility tree
 would: the role is ``class_name``, the accessible name ``content_desc`` (and ``text`` for
-elements whose name is their text), a field's value ``text``, the HTML id ``resource_id``.
+elements whose name is their text), a field's value ``text``, the HTML id ``resource_id`` —
+or, for an element without one, its first CSS class as ``.class`` (the kind of element: every
+row of a list shares it, as rows share a resource id on Android).
 Boxes are clipped to the viewport and normalized to 0..1000.
 """
 
@@ -111,7 +113,11 @@ WALK_JS = r"""
     } else if (el.isContentEditable) value = el.innerText.trim();
     const checked = !!(el.checked || el.getAttribute('aria-checked') === 'true' ||
       el.getAttribute('aria-selected') === 'true');
-    out.push([role, name, value, el.id || '', el === active, checked, clickable, scrollable,
+    // No id: the first class names the element's kind, as a resource id names a list row's
+    // field on Android (every sender of an inbox is ".email-sender").
+    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0] : '';
+    const rid = el.id || (cls ? '.' + cls : '');
+    out.push([role, name, value, rid, el === active, checked, clickable, scrollable,
       Math.max(0, r.left), Math.max(0, r.top), Math.min(W, r.right), Math.min(H, r.bottom)]);
   }
   return [W, H, out];

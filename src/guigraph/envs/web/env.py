@@ -1,9 +1,10 @@
 """Web pages in a real Chromium as an :class:`~guigraph.envs.base.Env` (extra ``web``).
 
 Observation: a PNG screenshot of the viewport, the page's UI elements (``envs.web.dom``), the
-page as the app and its URL as the activity. ``app`` is the host of an http(s) page (a site is
-an app: ``mail.example.com``) and the document title otherwise (``file:`` pages such as
-MiniWoB's have no host); ``activity`` is the full URL.
+site as the app and the URL as the activity. A site is an app: ``app`` is the host of an
+http(s) page (``mail.example.com``: its pages are the app's screens); a page with no host
+(``file:``, ``data:``, such as MiniWoB's) is an app of its own, named by its title ("Login
+User Task"). ``activity`` is the full URL.
 
 Actions: click / long press at a point, type into the focused element (a focused ``<select>``
 chooses the option with that label; a trailing newline presses Enter), scroll (the finger's
@@ -157,6 +158,10 @@ class WebEnv(Env):
         try:
             self._page.goto(url, wait_until="load", timeout=self.timeout_ms)
         except Exception as exc:
+            # A navigation still pending would hold every later call: replace it with a
+            # blank page, which loads at once.
+            with contextlib.suppress(Exception):
+                self._page.goto("about:blank", timeout=self.timeout_ms)
             return f"the page did not load: {url} ({_line(exc)})"
         return None
 
@@ -178,7 +183,8 @@ class WebEnv(Env):
                 return f"open_app on the web takes a URL, got {action.app!r}"
             return self._goto(url)
         if kind is ActionType.WAIT:
-            self._page.wait_for_timeout(min(action.seconds or 1.0, 10.0) * 1000)
+            seconds = 1.0 if action.seconds is None else action.seconds
+            self._page.wait_for_timeout(min(seconds, 10.0) * 1000)
             return None
         return f"{kind.value} is not an action of the web"
 
@@ -260,7 +266,8 @@ class WebEnv(Env):
             self._page.wait_for_load_state("load", timeout=self.timeout_ms)
         except Exception as exc:
             raise EnvError(f"the page did not finish loading ({_line(exc)})") from exc
-        self._page.evaluate(_FRAMES_JS)
+        with contextlib.suppress(Exception):  # still animating after a second: observe anyway
+            self._page.wait_for_function(_QUIET_JS, polling="raf", timeout=ANIMATION_MS)
 
     # Observing -----------------------------------------------------------------------------
     def _observe(self) -> Observation:
@@ -373,23 +380,18 @@ _SELECT_JS = """
 }
 """
 
-# Two frames, then until no finite animation runs (CSS, or jQuery's, common on older pages),
-# at most a second: a click that expands a section has not finished when it returns.
-_FRAMES_JS = """
-() => new Promise(done => {
-  const frame = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
-  const t0 = performance.now();
-  const busy = () => {
-    const css = document.getAnimations ? document.getAnimations().some(a =>
-      a.playState === 'running' && isFinite(a.effect?.getComputedTiming().endTime)) : false;
-    const jq = window.jQuery && window.jQuery.fn && window.jQuery(':animated').length > 0;
-    return css || jq;
-  };
-  const check = () => (busy() && performance.now() - t0 < 1000) ?
-    setTimeout(check, 30) : frame(() => done(true));
-  frame(check);
-})
+# True once no finite animation runs (CSS, or jQuery's, common on older pages): a click that
+# expands a section has not finished when it returns. Polled every frame, for at most
+# ANIMATION_MS (an endless animation does not hold the team up).
+_QUIET_JS = """
+() => {
+  const css = document.getAnimations ? document.getAnimations().some(a =>
+    a.playState === 'running' && isFinite(a.effect?.getComputedTiming().endTime)) : false;
+  const jq = window.jQuery && window.jQuery.fn && window.jQuery(':animated').length > 0;
+  return !(css || jq);
+}
 """
+ANIMATION_MS = 1000
 
 
 def _as_url(target: str) -> str | None:
@@ -403,6 +405,8 @@ def _as_url(target: str) -> str | None:
 
 
 def _app_of(url: str, title: str) -> str:
+    """The site of an http(s) page (its host); a page with no host (``file:``, ``data:``)
+    is an app of its own, named by its title."""
     parts = urlsplit(url)
     if parts.scheme in ("http", "https") and parts.hostname:
         return parts.hostname
