@@ -128,8 +128,21 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     for start, end in _spans(old, value):
         found = _align_span(opcodes, start, end, old, new, example)
         if found:
-            return _with_end_punctuation(found, new_instruction, example)
+            return _with_end_punctuation(
+                _as_written(found, new_instruction), new_instruction, example
+            )
     return None
+
+
+def _as_written(found: str, instruction: str) -> str:
+    """The aligned words as the instruction writes them, punctuation between them kept
+    ("Nunc. Commodo, praesent" rather than "Nunc Commodo praesent")."""
+    parts = found.split()
+    if len(parts) < 2:
+        return found
+    pattern = r"[^\w\s]*\s*".join(re.escape(p) for p in parts)
+    match = re.search(rf"(?<!\w){pattern}(?!\w)", normalize_units(instruction))
+    return match.group(0) if match else found
 
 
 def _align_span(

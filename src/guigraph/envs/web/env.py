@@ -2,9 +2,10 @@
 
 Observation: a PNG screenshot of the viewport, the page's UI elements (``envs.web.dom``), the
 site as the app and the URL as the activity. A site is an app: ``app`` is the host of an
-http(s) page (``mail.example.com``: its pages are the app's screens); a page with no host
-(``file:``, ``data:``, such as MiniWoB's) is an app of its own, named by its title ("Login
-User Task"). ``activity`` is the full URL.
+http(s) page (``mail.example.com``: its pages are the app's screens); a local file (such as a
+MiniWoB task page) is an app of its own, named by its file name (``login-user``: one word, so
+that an instruction's "click" or "login" does not name it); any other page by its title.
+``activity`` is the full URL.
 
 Actions: click / long press at a point, type into the focused element (a focused ``<select>``
 chooses the option with that label; a trailing newline presses Enter), scroll (the finger's
@@ -228,7 +229,10 @@ class WebEnv(Env):
         if self._page.evaluate(_CLICKABLE_AT_JS, [x, y]):
             return None
         target = min(shown, key=lambda e: e.bbox.width * e.bbox.height)
-        return f"the element {target.label or target.class_name!r} is no longer on the page"
+        return (
+            f"the element {target.label or target.class_name!r} is no longer there to click "
+            "(gone, or covered by something else)"
+        )
 
     def _type(self, text: str) -> str | None:
         kind = self._page.evaluate(_FOCUS_JS)
@@ -405,14 +409,18 @@ def _as_url(target: str) -> str | None:
 
 
 def _app_of(url: str, title: str) -> str:
-    """The site of an http(s) page (its host); a page with no host (``file:``, ``data:``)
-    is an app of its own, named by its title."""
+    """The site of an http(s) page (its host); a local file is an app of its own, named by
+    its file name without the extension (``login-user``); other pages by their title."""
     parts = urlsplit(url)
     if parts.scheme in ("http", "https") and parts.hostname:
         return parts.hostname
     if url.startswith("about:blank"):
         return ""
-    return title.strip() or parts.path.rsplit("/", 1)[-1] or url
+    if parts.scheme == "file":
+        name = parts.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if name:
+            return name
+    return title.strip() or url
 
 
 def _line(exc: BaseException) -> str:
