@@ -48,7 +48,7 @@ def test_observation_has_elements_ids_values_and_the_site(web_env: WebEnv) -> No
     assert task.instruction.startswith('Enter the username "')
     obs = web_env.reset(task, 1)
     assert (
-        obs.app == "Login User Task" and obs.activity and obs.activity.endswith("login-user.html")
+        obs.app == "login-user" and obs.activity and obs.activity.endswith("login-user.html")
     )
     assert (obs.screen.width, obs.screen.height) == (160, 210)
     field = _find(obs, html_id="username")
