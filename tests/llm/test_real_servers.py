@@ -2,7 +2,6 @@
 disk after every call. Each against the loopback server behaving like the real one."""
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,6 @@ from guigraph.testing.server import NO_VISION_MESSAGE, has_image
 from tests.llm.conftest import fast_config, own_limit, png
 
 SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
-
-
-@pytest.fixture(autouse=True)
-def fresh_detection() -> Iterator[None]:
-    structured.forget()
-    yield
-    structured.forget()
 
 
 def client_for(server: FakeModelServer, **overrides: object) -> ChatClient:
