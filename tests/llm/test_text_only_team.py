@@ -116,3 +116,28 @@ def test_run_refuses_an_unknown_role_in_one_line(tmp_path: Path) -> None:
         result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "unknown role(s) ['decidr']" in result.output and "Traceback" not in result.output
+
+
+def test_a_screen_without_ui_tree_reaches_a_text_only_model_as_ocr_text() -> None:
+    from guigraph.agents.model_roles import Briefing, RoleClient
+    from guigraph.agents.observer import RuleObserver
+    from guigraph.geometry import ScreenSize
+    from guigraph.llm.client import ChatClient
+    from guigraph.types import Observation
+    from tests.llm.conftest import fast_config, own_limit
+    from tests.llm.test_ocr import screenshot
+
+    observation = Observation(ScreenSize(540, 1200), screenshot=screenshot(), app="Settings")
+    state = RuleObserver().observe(observation, None)
+    with FakeModelServer(vision=False) as server:
+        client = ChatClient(fast_config(server, vision=False, coords="pixel"), limit=own_limit())
+        role = RoleClient(client, "decider", Briefing(), screenshots=True)
+        text = role.elements(state)
+        role.ask(text, role.images(state))
+        sent = server.requests[0]
+    assert role.images(state) == [] and not has_image(sent)
+    assert "OCR" in text and "'Settings' at (" in text and "'Wi-Fi network' at (" in text
+    # Centres in the model's space (pixels here): "Wi-Fi network" was drawn near y = 720.
+    line = next(line for line in text.splitlines() if "Wi-Fi" in line)
+    y = int(line.rsplit(", ", 1)[1].rstrip(")"))
+    assert 680 < y < 780
