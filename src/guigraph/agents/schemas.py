@@ -59,7 +59,12 @@ def decider(space: Collection[ActionType]) -> dict[str, Any]:
         "type": "object",
         "properties": {
             "action": {"type": "string", "enum": names},
-            "coordinate": {"type": "array", "items": {"type": "number"}},
+            "coordinate": {
+                "type": "array",
+                "items": {"type": "number"},
+                "minItems": 2,
+                "maxItems": 2,
+            },
             "direction": {"type": "string", "enum": ["up", "down", "left", "right"]},
             "text": _TEXT,
             "app_name": _TEXT,

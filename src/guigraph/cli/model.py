@@ -50,9 +50,18 @@ def check(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+    import logging
+
     mode = "text only" if text_only else "text and image"
     typer.echo(f"model {config.model!r} at {config.base_url} ({mode})")
-    results = check_model(config)
+    # Each probe's line says what happened; the client's retry warnings would say it twice.
+    logger = logging.getLogger("guigraph.llm")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        results = check_model(config)
+    finally:
+        logger.setLevel(level)
     for result in results:
         if result.no_vision:
             typer.echo(f"{result.name}: {result.detail}", err=True)

@@ -42,7 +42,7 @@ CLICK_SCHEMA = {
     "type": "object",
     "properties": {
         "action": {"type": "string", "enum": ["click"]},
-        "coordinate": {"type": "array", "items": {"type": "number"}},
+        "coordinate": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
     },
     "required": ["action", "coordinate"],
 }

@@ -177,6 +177,7 @@ class UsageLedger:
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as out:
                     out.write(text)
+                os.chmod(temporary, 0o644)  # as a plain write would leave it (mkstemp: 0600)
                 os.replace(temporary, target)
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
