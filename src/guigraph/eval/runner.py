@@ -10,6 +10,7 @@ the folder's files, so a resumed run's summary covers every session.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -103,7 +104,7 @@ def run_odyssey(
         # The whole test part, not only the --limit ones: such a KB is unfit for the split.
         check_kb_disjoint(kb, test_ids)
         kb_id = knowledge_base_id(kb)
-    ids: list[Job] = list(test_ids[: options.limit])
+    ids: list[Job] = longest_first(dataset, test_ids[: options.limit])
     config = {**spec.to_config(), "data": str(Path(data).resolve()), "split": split}
     return _run("odyssey", spec, ids, out, options, config, kb_id, {"loop": spec.seed}, progress)
 
@@ -176,6 +177,21 @@ def _run(
     summary["wall_seconds"] = round(time.perf_counter() - clock, 3)
     folder.end_session(summary)
     return EvalResult(folder.path, summary, ran=len(todo), skipped=len(jobs) - len(todo))
+
+
+def longest_first(dataset: Any, ids: Sequence[str]) -> list[Job]:
+    """The episodes, longest recording first: with many in flight, the last to finish are
+    then short ones, so the run does not wait on a long straggler. (Order never changes the
+    numbers: every episode is scored on its own.)"""
+    lengths: dict[str, int] = {}
+    for episode_id in ids:
+        path = dataset.annotations / f"{episode_id}.json"
+        try:
+            lengths[episode_id] = len(json.loads(path.read_text(encoding="utf-8"))["steps"])
+        except (OSError, ValueError, KeyError, TypeError):
+            lengths[episode_id] = 0  # the worker's reader reports what is wrong with it
+    ordered = sorted(ids, key=lambda i: -lengths[i])
+    return list[Job](ordered)
 
 
 def knowledge_base_id(kb: Any) -> str:
