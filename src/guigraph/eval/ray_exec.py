@@ -115,7 +115,11 @@ def _dispatch(
         done, _ = ray.wait(list(pending), num_returns=1)
         for ref in done:
             free[pending.pop(ref)] += 1
-            result = ray.get(ref)
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayError as exc:  # a crashed actor or a bug inside it
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc)
+                raise GuigraphError(f"a Ray worker failed: {first}") from None
             if isinstance(result, str):
                 raise GuigraphError(result)
             steps, row = result
