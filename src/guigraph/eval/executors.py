@@ -114,6 +114,9 @@ _PROCESS_WORKER: Worker | None = None
 
 def _init_process(spec: EvalSpec) -> None:
     global _PROCESS_WORKER
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
     _PROCESS_WORKER = Worker(spec, 1)
 
