@@ -388,3 +388,66 @@ def test_ray_executor_gives_the_local_numbers(
         assert summary["usage"]["calls"] == expected["usage"]["calls"]
         manifest = json.loads((out / "manifest.json").read_text())
         assert manifest["config"]["executor"] == "ray"
+
+
+def _replicated(logs: Path, test_ids: list[str], out: Path, copies: int) -> list[str]:
+    """The test episodes ``copies`` times under new ids (screenshots shared), all in test."""
+    (out / "annotations").mkdir(parents=True)
+    (out / "splits").mkdir()
+    (out / "screenshots").symlink_to(logs / "screenshots")
+    ids = []
+    for n in range(copies):
+        for source in test_ids:
+            document = json.loads((logs / "annotations" / f"{source}.json").read_text())
+            document["episode_id"] = new_id = f"8{n:03d}{source[4:]}"
+            (out / "annotations" / f"{new_id}.json").write_text(json.dumps(document))
+            ids.append(new_id)
+    (out / "splits" / "random_split.json").write_text(json.dumps({"train": [], "test": ids}))
+    return ids
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(p) for p in task.read_text().split()]
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_kill_9_of_a_multiprocess_run_leaves_no_worker_and_resumes(
+    logs: Path, kb: Path, tmp_path: Path, test_ids: list[str]
+) -> None:
+    data = tmp_path / "data"
+    ids = _replicated(logs, test_ids, data, copies=5)
+    whole = tmp_path / "whole"
+    assert _eval(data, kb, whole, "--concurrency", "2").exit_code == 0
+    out = tmp_path / "run"
+    args = ["eval", "odyssey", str(data), "--kb", str(kb), "--out", str(out), "--concurrency", "2"]
+    child = subprocess.Popen([sys.executable, "-m", "guigraph", *args], stderr=subprocess.PIPE)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(read_jsonl(out / "episodes.jsonl")) < 2:
+            assert child.poll() is None, child.stderr.read() if child.stderr else ""
+            assert time.monotonic() < deadline, "the run never got going"
+            workers = _children(child.pid) or workers
+            time.sleep(0.02)
+        workers = _children(child.pid) or workers
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    assert workers, "the graph policy runs in worker processes"
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [p for p in workers if Path(f"/proc/{p}").exists()]
+    assert not alive, f"worker processes outlived the killed run: {alive}"
+    done = len(read_jsonl(out / "episodes.jsonl"))
+    assert 2 <= done < len(ids)
+    resumed = _eval(data, kb, out, "--concurrency", "2")
+    assert resumed.exit_code == 0, resumed.output
+    assert f"{done} already done" in resumed.output
+    assert sorted(e["episode_id"] for e in read_jsonl(out / "episodes.jsonl")) == sorted(ids)
+    summary = _check_matches_score(out)
+    expected = json.loads((whole / "summary.json").read_text())
+    assert _numbers(summary) == _numbers(expected)
