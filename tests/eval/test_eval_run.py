@@ -451,3 +451,34 @@ def test_kill_9_of_a_multiprocess_run_leaves_no_worker_and_resumes(
     summary = _check_matches_score(out)
     expected = json.loads((whole / "summary.json").read_text())
     assert _numbers(summary) == _numbers(expected)
+
+
+def test_unusable_replies_are_counted_and_no_step_is_lost(
+    logs: Path, kb: Path, tmp_path: Path, test_ids: list[str]
+) -> None:
+    oracle = replay_oracle(OdysseyDataset(logs), test_ids)
+    count = {"n": 0}
+    lock = threading.Lock()
+
+    def script(body: dict[str, Any]) -> Reply:
+        with lock:
+            count["n"] += 1
+            spoil = count["n"] % 4 == 0
+        return Reply.of("Sorry, I am not sure what to do here.") if spoil else oracle(body)
+
+    out = tmp_path / "run"
+    with FakeModelServer(script, models=("oracle",)) as server:
+        result = _eval(
+            logs, kb, out, "--policy", "model", "--model", "oracle", "--base-url",
+            server.base_url, "--limit", "2", "--concurrency", "2",
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+    summary = _check_matches_score(out)
+    dataset = OdysseyDataset(logs)
+    ran = [e["episode_id"] for e in read_jsonl(out / "episodes.jsonl")]
+    assert summary["steps"] == sum(len(dataset.load(i).steps) for i in ran)
+    unparseable = {role: c["unparseable"] for role, c in summary["faults"].items()}
+    assert unparseable["decider"] > 0 and sum(unparseable.values()) > unparseable["decider"]
+    steps = read_jsonl(out / "steps.jsonl")
+    rejected = [p for s in steps for p in s["proposals"] if not p["accepted"]]
+    assert any("unparseable reply" in p["feedback"] for p in rejected)

@@ -210,7 +210,8 @@ def _report(result: EvalResult) -> None:
 
 
 class _ProgressBar:
-    """A rich bar: episodes done, running AMS/SR, calls, tokens, cost, faults, ETA."""
+    """A rich bar: episodes done and ETA, and under it the running AMS/SR, model calls,
+    tokens, cost and faults."""
 
     def __enter__(self) -> _ProgressBar:
         from rich.progress import (
@@ -220,16 +221,25 @@ class _ProgressBar:
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
+        from rich.text import Text
 
         from guigraph.eval.worker import Tally
 
+        class StatsProgress(Progress):
+            stats = ""
+
+            def get_renderables(self) -> Any:
+                yield self.make_tasks_table(self.tasks)
+                yield Text(self.stats, style="dim")
+
         self.tally = Tally()
-        self.bar = Progress(
-            "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), "eta", TimeRemainingColumn(), transient=True,
+        self.bar = StatsProgress(
+            "[progress.description]{task.description}", BarColumn(bar_width=24),
+            MofNCompleteColumn(), TimeElapsedColumn(), "eta", TimeRemainingColumn(),
+            transient=True,
         )  # fmt: skip
         self.bar.__enter__()
-        self.task = self.bar.add_task("starting", total=None)
+        self.task = self.bar.add_task("episodes", total=None)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -238,19 +248,22 @@ class _ProgressBar:
     def start(self, total: int, done: list[dict[str, Any]]) -> None:
         for row in done:
             self.tally.add(row)
-        self.bar.update(self.task, total=total, completed=len(done), description=self._text())
-        # ETA from this session's pace only: finished episodes took no time now.
-        self.bar.reset(self.task, total=total - len(done), completed=0, description=self._text())
+        # The bar counts this session's episodes, so that the ETA is this session's pace.
+        description = f"episodes ({len(done)} done before)" if done else "episodes"
+        self.bar.reset(self.task, total=total - len(done), description=description)
+        self._show()
 
     def episode(self, row: dict[str, Any]) -> None:
         self.tally.add(row)
-        self.bar.update(self.task, advance=1, description=self._text())
+        self.bar.update(self.task, advance=1)
+        self._show()
 
-    def _text(self) -> str:
+    def _show(self) -> None:
         t = self.tally
         ams = "-" if math.isnan(t.ams) else f"{t.ams:.1f}"
         sr = "-" if math.isnan(t.sr) else f"{t.sr:.1f}"
-        return (
-            f"{t.episodes} ep | AMS {ams} SR {sr} | {t.calls} calls | "
-            f"{t.tokens / 1000:.1f}k tok | ${t.cost:.2f} | {t.faults} faults"
+        self.bar.stats = (
+            f"{t.episodes} episodes · AMS {ams} · SR {sr} · {t.calls} calls · "
+            f"{t.tokens / 1000:.1f}k tokens · ${t.cost:.2f} · {t.faults} faults"
         )
+        self.bar.refresh()
