@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from guigraph.agents.loop import EpisodeResult, StepRecord, Team
 from guigraph.agents.roles import Plan
 from guigraph.envs.base import Env
+from guigraph.envs.wrappers import EnvWrapper
 from guigraph.eval.metering import EpisodeMeter, Meter, MeteredHub
 from guigraph.types import Action, Observation, Task
 
@@ -169,18 +170,17 @@ class Worker:
     # -- SimPhone, live --------------------------------------------------------------------
     def _run_sim(self, job: SimJob, emit: Emit) -> Row:
         from guigraph.agents.loop import Budget, run_episode
-        from guigraph.envs.simphone.env import SimPhone
-        from guigraph.envs.simphone.tasks import make_task
+        from guigraph.envs import make
         from guigraph.eval.replay import prediction_text
 
         episode_id = job.episode_id
         self.meter.pop(episode_id)
-        task = make_task(job.template_id, job.seed)
+        env = _Watched(make("simphone", device=job.device, version=job.version))
+        task = env.make_task(job.template_id, job.seed)
         task = replace(task, task_id=episode_id)  # the id tags the episode's model calls
         tracker = _StepTracker(episode_id, self.meter)
         screens = Path(self.spec.screens) / episode_id
         screens.mkdir(parents=True, exist_ok=True)
-        env = _Watched(SimPhone(job.device, version=job.version))
         count = 0
 
         def on_step(record: StepRecord, observation: Observation) -> None:
@@ -202,7 +202,8 @@ class Worker:
             budget = Budget(max_steps=self.spec.max_steps)
             run_episode(env, self.make_team(odyssey=False), task, seed=job.seed,
                         budget=budget, callbacks=[_Callback(on_step, tracker)])  # fmt: skip
-            success = env.inner.task_succeeded()
+            verdict = env.evaluate()
+            success = verdict is not None and verdict.success
         finally:
             env.close()
         return _episode_row(
@@ -252,28 +253,24 @@ class _Callback:
         pass
 
 
-class _Watched(Env):
+class _Watched(EnvWrapper):
     """An environment that remembers the screen before each step (the one the step saw)."""
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.action_space = inner.action_space
+    def __init__(self, inner: Env) -> None:
+        super().__init__(inner)
         self.before: list[Observation] = []
         self._last: Observation | None = None
 
     def reset(self, task: Task, seed: int) -> Observation:
-        self._last = self.inner.reset(task, seed)
+        self._last = super().reset(task, seed)
         return self._last
 
     def step(self, action: Action) -> Any:
         assert self._last is not None
         self.before.append(self._last)
-        result = self.inner.step(action)
+        result = super().step(action)
         self._last = result.observation
         return result
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def _base_row(
