@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.model",
     "guigraph.cli.sim",
     "guigraph.cli.replay",
+    "guigraph.cli.report",
 )
 
 

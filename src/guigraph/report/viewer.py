@@ -1,0 +1,319 @@
+"""The trajectory viewer: static HTML, one page per episode and an index per run.
+
+Each step shows its screenshot (a downscaled JPEG embedded in the page, so the folder can be
+moved or mailed) with the action drawn over it, then the sub-goal, the proposals with the
+verifier's verdicts and feedback, the narrative, the outcome check, the ground truth and verdict
+(replay runs), tokens and time. Every piece of model and task text is escaped; the raw records
+ride along in a JSON block written with ``htmlsafe.script_json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from guigraph.htmlsafe import data_uri, script_json, text
+from guigraph.report.overlay import PRED, REJECTED, TRUTH, Canvas, describe
+from guigraph.report.runs import Run
+from guigraph.report.scores import short_name
+
+#: Width the screenshots are shown at (CSS pixels); the embedded JPEG has 1.5x that.
+SHOT_WIDTH = 260
+_DEFAULT_SCREEN = (1080, 2400)
+
+
+@dataclass(frozen=True)
+class ViewerPages:
+    index: Path
+    episodes: int
+    missing_screenshots: int
+
+
+def page_name(episode_id: str) -> str:
+    """A file name for an episode that cannot leave the folder or clash with another."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", episode_id)[:80].lstrip(".") or "episode"
+    if safe != episode_id:
+        safe += "-" + hashlib.sha1(episode_id.encode()).hexdigest()[:8]
+    return safe + ".html"
+
+
+def write_viewer(run: Run, out: Path, limit: int | None = None) -> ViewerPages:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "episodes").mkdir(exist_ok=True)
+    ids = run.episode_ids()[:limit] if limit else run.episode_ids()
+    missing = 0
+    for position, episode_id in enumerate(ids):
+        neighbours = (
+            ids[position - 1] if position > 0 else None,
+            ids[position + 1] if position + 1 < len(ids) else None,
+        )
+        html, absent = episode_page(run, episode_id, neighbours)
+        missing += absent
+        (out / "episodes" / page_name(episode_id)).write_text(html, encoding="utf-8")
+    index = out / "index.html"
+    index.write_text(index_page(run, ids), encoding="utf-8")
+    return ViewerPages(index, len(ids), missing)
+
+
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
+header{background:#fff;border-bottom:1px solid #ddd;padding:12px 24px;
+ position:sticky;top:0;z-index:2}
+main{padding:12px 24px;max-width:1200px}
+h1{font-size:19px;margin:4px 0}.muted{color:#666}a{color:#0b5cad}
+.ok{color:#1a7a30;font-weight:600}.bad{color:#c0231c;font-weight:600}.live{color:#666}
+.step{display:flex;gap:18px;background:#fff;border:1px solid #ddd;border-radius:8px;
+ padding:12px;margin:12px 0}
+.step.wrong{border-left:5px solid #c0231c}.step.right{border-left:5px solid #1a9a3a}
+.shot{position:relative;flex:none;background:#eee;border:1px solid #ccc}
+.shot img{display:block}.shot svg{position:absolute;left:0;top:0}
+.shot .none{position:absolute;top:45%;width:100%;text-align:center;color:#888}
+.info{flex:1;min-width:0}.info h2{font-size:16px;margin:0 0 6px}
+dl{display:grid;grid-template-columns:max-content auto;gap:3px 12px;margin:0}
+dt{color:#666}dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
+ol.proposals{margin:0;padding-left:20px}ol.proposals li{margin:2px 0}
+code{background:#f1f1f1;padding:0 3px;border-radius:3px}
+.legend span{margin-right:14px}.sw{display:inline-block;width:10px;height:10px;border-radius:5px}
+table{border-collapse:collapse;background:#fff}th,td{border:1px solid #ddd;padding:4px 8px;
+ text-align:left;vertical-align:top}td.num{text-align:right}
+nav a{margin-right:14px}
+"""
+
+
+def _head(title: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width">'
+        f"<title>{text(title)}</title><style>{STYLE}</style></head><body>"
+    )
+
+
+def _verdict(value: Any, word_ok: str = "correct", word_bad: str = "wrong") -> str:
+    if value is True:
+        return f'<span class="ok">✔ {word_ok}</span>'
+    if value is False:
+        return f'<span class="bad">✘ {word_bad}</span>'
+    return '<span class="live">not judged</span>'
+
+
+def _tokens(value: Any) -> str:
+    if isinstance(value, dict):
+        return " + ".join(f"{value.get(k, 0)} {k}" for k in ("prompt", "completion") if k in value)
+    return "" if value is None else str(value)
+
+
+def _seconds(value: Any) -> str:
+    return f"{value:.2f} s" if isinstance(value, int | float) else ""
+
+
+def index_page(run: Run, ids: list[str]) -> str:
+    rows = []
+    for number, episode_id in enumerate(ids, 1):
+        episode = run.episode(episode_id)
+        steps = run.steps_of(episode_id)
+        instruction = str(
+            episode.get("instruction") or (steps[0] if steps else {}).get("instruction", "")
+        )
+        correct = episode.get("correct_steps")
+        if correct is None and steps and all(isinstance(s.get("correct"), bool) for s in steps):
+            correct = sum(s["correct"] for s in steps)
+        rows.append(
+            f'<tr data-success="{text(episode.get("success"))}"><td class="num">{number}</td>'
+            f'<td><a href="episodes/{text(page_name(episode_id))}">{text(episode_id)}</a></td>'
+            f"<td>{text(short_name(str(episode.get('category', ''))))}</td>"
+            f"<td>{text(instruction)}</td>"
+            f'<td class="num">{text(episode.get("steps", len(steps)))}</td>'
+            f'<td class="num">{text("" if correct is None else correct)}</td>'
+            f"<td>{_verdict(episode.get('success'), 'success', 'failed')}</td>"
+            f'<td class="num">{_seconds(episode.get("seconds"))}</td>'
+            f'<td class="num">{text(_tokens(episode.get("tokens")))}</td></tr>'
+        )
+    manifest = run.manifest
+    facts = " · ".join(
+        text(v)
+        for v in (
+            run.suite,
+            run.config.get("split"),
+            run.config.get("policy"),
+            manifest.get("kb_id"),
+        )
+        if v
+    )
+    return (
+        _head(f"{run.name}: episodes")
+        + f"<header><h1>Run {text(run.name)}: {len(ids)} episodes</h1>"
+        f'<div class="muted">{facts}</div></header><main>'
+        '<p><label>Show <select id="filter"><option value="all">all episodes</option>'
+        '<option value="False">failed only</option><option value="True">successful only</option>'
+        "</select></label></p>"
+        "<table><thead><tr><th>#</th><th>episode</th><th>category</th><th>instruction</th>"
+        "<th>steps</th><th>right</th><th>outcome</th><th>time</th><th>tokens</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></main>"
+        "<script>document.getElementById('filter').addEventListener('change', e => {"
+        "for (const row of document.querySelectorAll('tbody tr')) row.hidden ="
+        " e.target.value !== 'all' && row.dataset.success !== e.target.value; });</script>"
+        "</body></html>\n"
+    )
+
+
+def episode_page(
+    run: Run, episode_id: str, neighbours: tuple[str | None, str | None] = (None, None)
+) -> tuple[str, int]:
+    """The page of one episode, and how many of its screenshots were missing."""
+    episode = run.episode(episode_id)
+    steps = run.steps_of(episode_id)
+    instruction = episode.get("instruction") or (steps[0].get("instruction") if steps else "")
+    nav = ['<a href="../index.html">↑ all episodes</a>']
+    if neighbours[0]:
+        nav.append(f'<a href="{text(page_name(neighbours[0]))}">← previous</a>')
+    if neighbours[1]:
+        nav.append(f'<a href="{text(page_name(neighbours[1]))}">next →</a>')
+    facts = [
+        f"episode <code>{text(episode_id)}</code>",
+        text(
+            short_name(str(episode.get("category") or (steps[0].get("category") if steps else "")))
+        ),
+        f"{len(steps)} of {text(episode.get('steps', len(steps)))} steps recorded",
+        _verdict(episode.get("success"), "success", "failed"),
+    ]
+    if episode.get("seconds") is not None:
+        facts.append(_seconds(episode.get("seconds")))
+    if episode.get("tokens") is not None:
+        facts.append(text(_tokens(episode.get("tokens"))) + " tokens")
+    cards, missing = [], 0
+    for step in steps:
+        card, absent = step_card(step)
+        cards.append(card)
+        missing += absent
+    legend = (
+        f'<div class="legend muted"><span><i class="sw" style="background:{PRED}"></i> predicted'
+        f'</span><span><i class="sw" style="background:{TRUTH}"></i> ground truth (dashed) and '
+        f'its hit box</span><span><i class="sw" style="background:{REJECTED}"></i> rejected '
+        "proposal</span></div>"
+    )
+    raw = {"episode": episode, "steps": steps}
+    return (
+        _head(f"{episode_id}: {instruction}")
+        + f"<header><nav>{''.join(nav)}</nav><h1>{text(instruction)}</h1>"
+        f'<div class="muted">{" · ".join(facts)}</div>{legend}</header><main>'
+        + "".join(cards)
+        + '<details id="raw"><summary>raw records (JSON)</summary><pre id="raw-text"></pre>'
+        "</details></main>"
+        f'<script type="application/json" id="episode-data">{script_json(raw)}</script>'
+        "<script>const raw = JSON.parse(document.getElementById('episode-data').textContent);"
+        "document.getElementById('raw-text').textContent = JSON.stringify(raw, null, 1);</script>"
+        "</body></html>\n"
+    ), missing
+
+
+def step_card(step: dict[str, Any]) -> tuple[str, int]:
+    shot, missing = _screenshot(step)
+    number = step["step"] + 1
+    correct = step.get("correct")
+    klass = " right" if correct is True else " wrong" if correct is False else ""
+    fields: list[tuple[str, str]] = []
+    if step.get("subgoal"):
+        fields.append(("sub-goal", text(step["subgoal"])))
+    action = step.get("action")
+    fields.append(
+        ("action", f"{text(describe(action))} <code>{text(step.get('pred') or '')}</code>")
+    )
+    if step.get("gt") is not None:
+        fields.append(("ground truth", f"<code>{text(step['gt'])}</code> {_verdict(correct)}"))
+    proposals = step.get("proposals")
+    if isinstance(proposals, list) and proposals:
+        items = []
+        for item in proposals:
+            item = item if isinstance(item, dict) else {"action": item}
+            verdict = _verdict(item.get("accepted"), "accepted", "rejected")
+            feedback = f" — {text(item['feedback'])}" if item.get("feedback") else ""
+            items.append(f"<li>{text(describe(item.get('action')))} {verdict}{feedback}</li>")
+        fields.append(("proposals", f'<ol class="proposals">{"".join(items)}</ol>'))
+    for name in ("narrative", "outcome"):
+        if step.get(name) not in (None, "", {}):
+            fields.append((name, text(_plain(step[name]))))
+    usage = [_tokens(step.get("tokens")) + " tokens" if step.get("tokens") else ""]
+    usage += [f"{step['calls']} calls" if step.get("calls") is not None else ""]
+    usage += [_seconds(step.get("seconds"))]
+    if any(usage):
+        fields.append(("cost", text(" · ".join(u for u in usage if u))))
+    body = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in fields)
+    title = f"Step {number} of {text(step.get('step_length', '?'))}"
+    verdict = f" {_verdict(correct)}" if correct is not None else ""
+    return (
+        f'<section class="step{klass}" id="step-{number}">{shot}<div class="info">'
+        f"<h2>{title}{verdict}</h2><dl>{body}</dl></div></section>"
+    ), missing
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return "\n".join(f"{k}: {v}" for k, v in value.items())
+    return str(value)
+
+
+def _screenshot(step: dict[str, Any]) -> tuple[str, int]:
+    """The screenshot with the actions drawn, and 1 if the file was missing or unreadable."""
+    image = _load_image(step.get("screenshot"))
+    if image is not None:
+        source_w, source_h = image.size
+    else:
+        screen = step.get("screen")
+        ok = (
+            isinstance(screen, list | tuple)
+            and len(screen) == 2
+            and all(isinstance(v, int | float) and v > 0 for v in screen)
+        )
+        source_w, source_h = (screen[0], screen[1]) if ok else _DEFAULT_SCREEN  # type: ignore[index]
+    width = SHOT_WIDTH
+    height = max(1, round(width * source_h / source_w))
+    canvas = Canvas(width, height)
+    for proposal in step.get("proposals") or ():
+        if isinstance(proposal, dict) and proposal.get("accepted") is False:
+            canvas.action(proposal.get("action"), REJECTED)
+    if isinstance(step.get("gt"), str):
+        canvas.box(step.get("sam2_bbox"), TRUTH)
+        canvas.action(_truth_action(step["gt"]), TRUTH, dashed=True)
+    canvas.action(step.get("action") or _truth_action(step.get("pred")), PRED)
+    if image is None:
+        inner = '<div class="none">no screenshot</div>'
+    else:
+        image.thumbnail((round(width * 1.5), round(height * 1.5)))
+        out = io.BytesIO()
+        image.convert("RGB").save(out, format="JPEG", quality=80)
+        inner = (
+            f'<img alt="screenshot of step {step["step"] + 1}" width="{width}" '
+            f'height="{height}" src="{data_uri(out.getvalue(), "image/jpeg")}">'
+        )
+    style = f"width:{width}px;height:{height}px"
+    return f'<div class="shot" style="{style}">{inner}{canvas.svg()}</div>', int(image is None)
+
+
+def _load_image(path: Any) -> Any:
+    if not isinstance(path, str) or not path:
+        return None
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.load()
+            return image.copy()
+    except (OSError, UnidentifiedImageError, ValueError):
+        return None
+
+
+def _truth_action(command: Any) -> dict[str, Any] | None:
+    """A command string as an action dict, or None when it does not parse."""
+    from guigraph.data.commands import command_to_action
+    from guigraph.errors import GuigraphError
+
+    if not isinstance(command, str):
+        return None
+    try:
+        return command_to_action(command).to_dict()
+    except (GuigraphError, ValueError):
+        return None
