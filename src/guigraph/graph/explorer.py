@@ -30,6 +30,7 @@ GROUP_GAP = 22
 MAX_ROWS = 6  # a column taller than this wraps into the next
 #: The drawing area of a 1400x1000 window beside the 330 px side panel, for the packing.
 VIEW_ASPECT = (1400 - 330) / (1000 - 44)
+MAX_ZOOM = 1.25  # how far a small graph is enlarged when the page opens
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def layout(
     by_app: dict[str, list[int]] = {}
     for node in kb.nodes():
         by_app.setdefault(app_name(node), []).append(node.node_id)
-    order = sorted(by_app, key=lambda a: (a != "Home", -len(by_app[a]), a.lower()))
+    order = sorted(by_app, key=lambda a: (a.lower() != "home", -len(by_app[a]), a.lower()))
     groups = [Group(app, by_app[app], _columns(graph, by_app[app])) for app in order]
     extent = _pack(groups) if groups else (400.0, 300.0)
     corners: dict[int, tuple[float, float]] = {}
@@ -298,7 +299,15 @@ def svg(kb: KnowledgeBase) -> tuple[str, tuple[float, float, float, float]]:
             f"#{node.node_id} · {node.visits}×</text></g>"
         )
     parts.append("</g>")
-    box = (-GROUP_GAP / 2, -GROUP_GAP / 2, width + GROUP_GAP, height + GROUP_GAP)
+    # A small graph is not blown up past MAX_ZOOM: the box is at least the window's size
+    # divided by it (the page anchors it top-left).
+    view_w, view_h = 1400 - 330, 1000 - 44
+    box = (
+        -GROUP_GAP / 2,
+        -GROUP_GAP / 2,
+        max(width + GROUP_GAP, view_w / MAX_ZOOM),
+        max(height + GROUP_GAP, view_h / MAX_ZOOM),
+    )
     return "".join(parts), box
 
 

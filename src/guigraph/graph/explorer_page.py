@@ -43,7 +43,7 @@ button{font:inherit}
 <span class="muted" title="wheel: zoom · drag: pan · click a state for details">__TITLE__</span>
 </div>
 <div id="main">
-<svg id="view" viewBox="__VIEWBOX__" preserveAspectRatio="xMidYMid meet"
+<svg id="view" viewBox="__VIEWBOX__" preserveAspectRatio="xMinYMin meet"
  xmlns="http://www.w3.org/2000/svg" role="img" aria-label="workflow graph">
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8"
  markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>
