@@ -68,6 +68,7 @@ def test_viewer_shows_every_step_with_its_action(browser: Any, tmp_path: Path) -
     with open_page(browser, run / "viewer" / "index.html") as (page, problems):
         shot(page, tmp_path / "index.png")
         assert page.locator("tbody tr").count() == 4
+        assert page.locator("a[href='episodes/ep000.html#step-2']").inner_text() == "step 2"
         page.select_option("#filter", "False")
         assert page.locator("tbody tr:visible").count() == 2  # episodes 0 and 2 failed
         page.click("text=ep000")

@@ -45,7 +45,9 @@ def _png(draw: Callable[[Any], None], width: float, height: float) -> bytes:
         plt.close(figure)
 
 
-def _bars(axes: Axes, labels: list[str], series: list[tuple[str, list[float | None]]]) -> None:
+def _bars(
+    axes: Axes, labels: list[str], series: list[tuple[str, list[float | None]]], top: float = 105
+) -> None:
     """Grouped bars: one group per label, one bar per run; a missing value leaves a gap."""
     count = max(len(series), 1)
     width = 0.8 / count
@@ -53,11 +55,11 @@ def _bars(axes: Axes, labels: list[str], series: list[tuple[str, list[float | No
         xs = [i - 0.4 + width * (index + 0.5) for i in range(len(labels))]
         heights = [v if v is not None else 0.0 for v in values]
         bars = axes.bar(xs, heights, width, label=name, color=COLOURS[index % len(COLOURS)])
-        if len(labels) * count <= 24:  # values on the bars while they still fit
+        if count <= 2:  # values on the bars while they fit side by side
             texts = [f"{v:.0f}" if v is not None else "" for v in values]
             axes.bar_label(bars, labels=texts, fontsize=7, padding=1)
     axes.set_xticks(range(len(labels)), labels)
-    axes.set_ylim(0, 105)
+    axes.set_ylim(0, top)
     axes.grid(axis="y", alpha=0.3)
     axes.set_axisbelow(True)
 
@@ -93,8 +95,12 @@ def _rate_figure(
     xlabel: str,
     order: Callable[[list[str]], list[str]],
 ) -> bytes:
-    tables = [table_of(s) for s in scores]
+    judged = [s for s in scores if s.verdicts]  # live runs have no per-step verdict
+    tables = [table_of(s) for s in judged]
     labels = order(list(dict.fromkeys(k for t in tables for k in t)))
+    left_out = [s.name for s in scores if not s.verdicts]
+    if left_out:
+        title += f"\n(no per-step verdicts, not shown: {', '.join(left_out)})"
 
     def draw(figure: Any) -> None:
         axes = figure.add_subplot(1, 1, 1)
@@ -107,16 +113,17 @@ def _rate_figure(
                 s.name,
                 [100 * t[k][0] / t[k][1] if k in t else None for k in labels],
             )
-            for s, t in zip(scores, tables, strict=True)
+            for s, t in zip(judged, tables, strict=True)
         ]
-        _bars(axes, labels, series)
+        highest = max((v for _, values in series for v in values if v is not None), default=0)
+        _bars(axes, labels, series, top=min(105.0, max(10.0, highest * 1.25)))
         axes.set_ylabel("steps failed (%)")
         axes.set_xlabel(xlabel)
         axes.set_title(title)
         first = tables[0]
         counts = [f"{k}\n(n={first[k][1]})" if k in first else k for k in labels]
         axes.set_xticks(range(len(labels)), counts, fontsize=8)
-        if len(scores) > 1:
+        if len(judged) > 1:
             axes.legend(fontsize=8)
 
     return _png(draw, 11, 3.8)

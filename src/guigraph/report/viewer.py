@@ -63,11 +63,11 @@ STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
 header{background:#fff;border-bottom:1px solid #ddd;padding:12px 24px;
  position:sticky;top:0;z-index:2}
-main{padding:12px 24px;max-width:1200px}
+main{padding:12px 24px;max-width:1400px}td.nw{white-space:nowrap}
 h1{font-size:19px;margin:4px 0}.muted{color:#666}a{color:#0b5cad}
 .ok{color:#1a7a30;font-weight:600}.bad{color:#c0231c;font-weight:600}.live{color:#666}
 .step{display:flex;gap:18px;background:#fff;border:1px solid #ddd;border-radius:8px;
- padding:12px;margin:12px 0}
+ padding:12px;margin:12px 0;scroll-margin-top:130px}
 .step.wrong{border-left:5px solid #c0231c}.step.right{border-left:5px solid #1a9a3a}
 .shot{position:relative;flex:none;background:#eee;border:1px solid #ccc}
 .shot img{display:block}.shot svg{position:absolute;left:0;top:0}
@@ -100,7 +100,9 @@ def _verdict(value: Any, word_ok: str = "correct", word_bad: str = "wrong") -> s
     return '<span class="live">not judged</span>'
 
 
-def _tokens(value: Any) -> str:
+def _tokens(value: Any, short: bool = False) -> str:
+    if isinstance(value, dict) and short:
+        return " / ".join(str(value.get(k, 0)) for k in ("prompt", "completion"))
     if isinstance(value, dict):
         return " + ".join(f"{value.get(k, 0)} {k}" for k in ("prompt", "completion") if k in value)
     return "" if value is None else str(value)
@@ -121,16 +123,20 @@ def index_page(run: Run, ids: list[str]) -> str:
         correct = episode.get("correct_steps")
         if correct is None and steps and all(isinstance(s.get("correct"), bool) for s in steps):
             correct = sum(s["correct"] for s in steps)
+        wrong = _first_wrong(steps)
+        page = f"episodes/{page_name(episode_id)}"
+        first = f'<a href="{text(page)}#step-{wrong}">step {wrong}</a>' if wrong else ""
         rows.append(
             f'<tr data-success="{text(episode.get("success"))}"><td class="num">{number}</td>'
-            f'<td><a href="episodes/{text(page_name(episode_id))}">{text(episode_id)}</a></td>'
+            f'<td><a href="{text(page)}">{text(episode_id)}</a></td>'
             f"<td>{text(short_name(str(episode.get('category', ''))))}</td>"
             f"<td>{text(instruction)}</td>"
             f'<td class="num">{text(episode.get("steps", len(steps)))}</td>'
             f'<td class="num">{text("" if correct is None else correct)}</td>'
-            f"<td>{_verdict(episode.get('success'), 'success', 'failed')}</td>"
-            f'<td class="num">{_seconds(episode.get("seconds"))}</td>'
-            f'<td class="num">{text(_tokens(episode.get("tokens")))}</td></tr>'
+            f'<td class="nw">{_verdict(episode.get("success"), "success", "failed")}</td>'
+            f'<td class="nw">{first}</td>'
+            f'<td class="num nw">{_seconds(episode.get("seconds"))}</td>'
+            f'<td class="num nw">{text(_tokens(episode.get("tokens"), short=True))}</td></tr>'
         )
     manifest = run.manifest
     facts = " · ".join(
@@ -151,13 +157,19 @@ def index_page(run: Run, ids: list[str]) -> str:
         '<option value="False">failed only</option><option value="True">successful only</option>'
         "</select></label></p>"
         "<table><thead><tr><th>#</th><th>episode</th><th>category</th><th>instruction</th>"
-        "<th>steps</th><th>right</th><th>outcome</th><th>time</th><th>tokens</th></tr></thead>"
+        "<th>steps</th><th>right</th><th>outcome</th><th>first wrong</th><th>time</th>"
+        "<th>tokens<br>(prompt / completion)</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></main>"
         "<script>document.getElementById('filter').addEventListener('change', e => {"
         "for (const row of document.querySelectorAll('tbody tr')) row.hidden ="
         " e.target.value !== 'all' && row.dataset.success !== e.target.value; });</script>"
         "</body></html>\n"
     )
+
+
+def _first_wrong(steps: list[dict[str, Any]]) -> int | None:
+    """1-based number of the first step judged wrong, if any."""
+    return next((s["step"] + 1 for s in steps if s.get("correct") is False), None)
 
 
 def episode_page(
@@ -180,6 +192,9 @@ def episode_page(
         f"{len(steps)} of {text(episode.get('steps', len(steps)))} steps recorded",
         _verdict(episode.get("success"), "success", "failed"),
     ]
+    wrong = _first_wrong(steps)
+    if wrong:
+        facts.append(f'<a href="#step-{wrong}">first wrong step: {wrong}</a>')
     if episode.get("seconds") is not None:
         facts.append(_seconds(episode.get("seconds")))
     if episode.get("tokens") is not None:
