@@ -89,7 +89,9 @@ class Canvas:
         if kind in ("click", "long_press") and point:
             x, y = self.xy(point)
             ring = 16 if kind == "click" else 20
-            self.parts.append(
+            self.parts.append(  # a white halo keeps the ring visible on dark screens
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{ring}" fill="none" stroke="#fff" '
+                f'stroke-width="6" stroke-opacity="0.8"/>'
                 f'<circle class="tap" cx="{x:.1f}" cy="{y:.1f}" r="{ring}" fill="none" '
                 f'stroke="{colour}" stroke-width="3"{dash}/>'
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>'
@@ -120,6 +122,8 @@ class Canvas:
         angle = math.atan2(y2 - y1, x2 - x1)
         head = [(x2 - 14 * math.cos(angle - s), y2 - 14 * math.sin(angle - s)) for s in (0.5, -0.5)]
         self.parts.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#fff" '
+            f'stroke-width="8" stroke-opacity="0.8" stroke-linecap="round"/>'
             f'<line class="swipe" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
             f'stroke="{colour}" stroke-width="4" stroke-linecap="round"{dash}/>'
             f'<polygon points="{x2:.1f},{y2:.1f} {head[0][0]:.1f},{head[0][1]:.1f} '
