@@ -74,3 +74,21 @@ def test_truth_file_errors_name_the_field(tmp_path: Path, kb: KnowledgeBase) -> 
         read_truth(bad)
     with pytest.raises(DatasetError, match="truth"):
         check(kb, tmp_path / "no-logs")
+
+
+def test_html_keeps_hostile_task_text_inside_its_json_block(tmp_path: Path) -> None:
+    """Issue 15 item 6: ``<!--<script>`` in an instruction or typed text broke the page."""
+    from tests.graph.world import search_episode
+
+    city = "<!--<script>alert(1)</script></script>"
+    built = KnowledgeBase.create(tmp_path / "kb")
+    GraphBuilder(built).build(sources([search_episode("s0", city), search_episode("s1", "Oslo")]))
+    html = export(built, "html", tmp_path / "g.html").read_text()
+    start = html.index('<script type="application/json" id="kb-data">')
+    block = html[start : html.index("</script>", start)]  # where the HTML parser ends it
+    assert "<" not in block.split(">", 1)[1]  # nothing inside can open a comment or a tag
+    doc = json.loads(block.split(">", 1)[1])
+    assert f"Find {city} on the map" in [t["instruction"] for t in doc["traces"]]
+    assert any(city in action for e in doc["edges"] for action in e["actions"])
+    assert "<script>alert" not in html.replace(block, "")  # escaped in the drawing as well
+    built.close()
