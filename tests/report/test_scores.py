@@ -44,6 +44,15 @@ def test_pooled_for_other_splits_and_summary_disagreement_noted(tmp_path: Path) 
     assert any("summary.json says AMS 12.50" in note for note in scores.notes)
 
 
+def test_overall_formed_as_summary_json_formed_it(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "random", 12)  # a random split: category-mean by default
+    pooled = summarize(score_records(read_steps(run / "steps.jsonl")), "pooled")
+    (run / "summary.json").write_text(json.dumps({"ams": pooled.ams, "sr": pooled.sr}))
+    scores = score_run(Run.load(run))
+    assert scores.aggregate == "pooled" and scores.notes == ()
+    assert (scores.overall.ams, scores.overall.sr) == (pooled.ams, pooled.sr)
+
+
 def test_live_run_takes_sr_from_episodes(tmp_path: Path) -> None:
     scores = score_run(Run.load(make_run(tmp_path / "live", 6, live=True)))
     assert scores.source == "episodes.jsonl"

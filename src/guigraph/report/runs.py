@@ -34,6 +34,7 @@ class Run:
     episodes: list[dict[str, Any]]
     summary: dict[str, Any]
     name: str = ""
+    step_lines: list[int] = field(default_factory=list, repr=False)  # file line of each step
     _by_episode: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -43,7 +44,8 @@ class Run:
             raise DatasetError(folder, None, "a run folder (manifest.json, steps.jsonl, ...)")
         if not (folder / STEPS).is_file() and not (folder / EPISODES).is_file():
             raise DatasetError(folder, None, f"a run folder with {STEPS} or {EPISODES}")
-        steps = read_jsonl(folder / STEPS, _check_step)
+        lines: list[int] = []
+        steps = read_jsonl(folder / STEPS, _check_step, lines)
         by_episode: dict[str, list[dict[str, Any]]] = {}
         for step in steps:
             by_episode.setdefault(step["episode_id"], []).append(step)
@@ -56,6 +58,7 @@ class Run:
             episodes=read_jsonl(folder / EPISODES, _check_episode),
             summary=read_object(folder / SUMMARY),
             name=folder.resolve().name,
+            step_lines=lines,
             _by_episode=by_episode,
         )
 
@@ -105,7 +108,7 @@ def read_object(path: Path) -> dict[str, Any]:
     return data
 
 
-def read_jsonl(path: Path, check: Any) -> list[dict[str, Any]]:
+def read_jsonl(path: Path, check: Any, lines_out: list[int] | None = None) -> list[dict[str, Any]]:
     """Each line of a JSONL file, checked; a missing file is empty. A half-written last line
     (a run killed mid-write) is skipped, as a resumed run would rewrite it."""
     if not path.is_file():
@@ -129,6 +132,8 @@ def read_jsonl(path: Path, check: Any) -> list[dict[str, Any]]:
             raise DatasetError(where, None, "a JSON object", type(data).__name__)
         check(data, where)
         rows.append(data)
+        if lines_out is not None:
+            lines_out.append(number)
     return rows
 
 

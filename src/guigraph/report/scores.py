@@ -77,44 +77,52 @@ def score_run(run: Run) -> RunScores:
 
 
 def _from_ground_truth(run: Run) -> RunScores:
-    from guigraph.eval.metrics import summarize
+    from guigraph.eval.metrics import category_mean, summarize
     from guigraph.eval.steps import check_consistent, parse_step_line, score_records
 
     source = str(run.path / "steps.jsonl")
     records = [
         # A step the model gave no answer for is scored as wrong, as ``guigraph score`` does.
-        parse_step_line({**s, "pred": s.get("pred") or ""}, f"{source}:{i}", i)
-        for i, s in enumerate(run.steps, 1)
+        parse_step_line({**s, "pred": s.get("pred") or ""}, f"{source}:{line}", line)
+        for s, line in zip(run.steps, run.step_lines, strict=True)
         if isinstance(s.get("gt"), str)
     ]
     check_consistent(records, source)
     scored = score_records(records, "official", source)
-    aggregate = aggregate_of(run)
-    summary = summarize(scored, aggregate)  # type: ignore[arg-type]
-    cells = {
-        name: Cell(group.ams, group.sr, group.episodes)
-        for name, group in summary.per_category.items()
+    summary = summarize(scored, "pooled")
+    overall = {
+        "pooled": (summary.ams, summary.sr),
+        "category-mean": category_mean(summary.per_category),
     }
+    aggregate = aggregate_of(run)
+    claimed = run.summary.get("ams"), run.summary.get("sr")
     notes = []
+    if all(_number(v) is not None for v in claimed):
+        # The overall row is formed as summary.json formed it, when it is one of the two.
+        agreeing = [a for a, pair in overall.items() if _close(pair, claimed)]
+        if agreeing:
+            aggregate = aggregate if aggregate in agreeing else agreeing[0]
+        else:
+            ams, sr = overall[aggregate]
+            notes.append(
+                f"summary.json says AMS {claimed[0]:.2f} / SR {claimed[1]:.2f}; "
+                f"recomputed from the steps ({aggregate}): {ams:.2f} / {sr:.2f}"
+            )
     if summary.incomplete_episodes:
         notes.append(
             f"{len(summary.incomplete_episodes)} episodes with missing steps left out of SR"
         )
-    claimed = run.summary.get("ams"), run.summary.get("sr")
-    if all(isinstance(v, int | float) for v in claimed) and (
-        abs(claimed[0] - summary.ams) > 0.01 or abs(claimed[1] - summary.sr) > 0.01  # type: ignore[operator]
-    ):
-        notes.append(
-            f"summary.json says AMS {claimed[0]:.2f} / SR {claimed[1]:.2f}; "
-            f"recomputed from the steps ({aggregate}): {summary.ams:.2f} / {summary.sr:.2f}"
-        )
+    cells = {
+        name: Cell(group.ams, group.sr, group.episodes)
+        for name, group in summary.per_category.items()
+    }
     verdicts = tuple(
         (_command_type(r.gt), r.step, s.is_correct) for r, s in zip(records, scored, strict=True)
     )
     return RunScores(
         name=run.name,
         cells=cells,
-        overall=Cell(summary.ams, summary.sr, summary.episodes),
+        overall=Cell(*overall[aggregate], summary.episodes),
         aggregate=aggregate,
         source="steps.jsonl",
         steps=len(records),
@@ -159,6 +167,10 @@ def _from_episodes(run: Run) -> RunScores:
         steps=len(run.steps),
         verdicts=verdicts,
     )
+
+
+def _close(pair: tuple[float, float], claimed: tuple[Any, Any]) -> bool:
+    return abs(pair[0] - float(claimed[0])) < 0.005 and abs(pair[1] - float(claimed[1])) < 0.005
 
 
 def _number(value: Any) -> float | None:
