@@ -81,7 +81,7 @@ def make_run(
                     "episode_id": episode_id,
                     "step": number,
                     "category": category,
-                    "step_length": len(PLAN),
+                    "step_length": None if live else len(PLAN),
                     "gt": None if live else gt,
                     "pred": pred,
                     "sam2_bbox": box,
@@ -98,11 +98,14 @@ def make_run(
                             "action": {"type": "click", "point": [100, 900]},
                             "accepted": False,
                             "feedback": "that is the ad banner" + (HOSTILE if hostile else ""),
+                            "source": "model",
+                            "reason": "the cart icon" + (HOSTILE if hostile else ""),
                         },
-                        {"action": action, "accepted": True, "feedback": "looks right"},
+                        {"action": action, "accepted": True, "feedback": "", "source": "graph"},
                     ],
                     "narrative": "The shop opened." + (HOSTILE if hostile else ""),
-                    "outcome": {"expected": "cart shows milk", "met": True},
+                    "outcome": "success",
+                    "outcome_note": "the cart shows milk" + (HOSTILE if hostile else ""),
                     "tokens": {"prompt": 1200, "completion": 40},
                     "calls": 2,
                     "seconds": 1.25,
@@ -138,5 +141,13 @@ def make_run(
     (root / "manifest.json").write_text(json.dumps(manifest))
     (root / "steps.jsonl").write_text("".join(json.dumps(s) + "\n" for s in steps))
     (root / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (root / "summary.json").write_text(json.dumps({"episodes": episodes}))
+    summary = {
+        "schema_version": 1,
+        "episodes": episodes,
+        "usage": {"calls": 12 * episodes, "prompt_tokens": 7200 * episodes,
+                  "completion_tokens": 240 * episodes, "cost_usd": 0.01 * episodes},
+        "faults": {"decider": {"retried": 3, "given_up": 0, "unparseable": 1},
+                   "verifier": {"retried": 0, "given_up": 0, "unparseable": 0}},
+    }  # fmt: skip
+    (root / "summary.json").write_text(json.dumps(summary))
     return root

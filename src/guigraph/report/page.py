@@ -84,6 +84,29 @@ def _pick(cell: object, metric: int) -> float | None:
     return getattr(cell, "sr" if metric else "ams")
 
 
+def _usage(usage: object) -> str | None:
+    if not isinstance(usage, dict):
+        return None
+    parts = [f"{usage[k]} {k.replace('_', ' ')}" for k in ("calls", "prompt_tokens",
+             "completion_tokens") if isinstance(usage.get(k), int)]  # fmt: skip
+    if isinstance(usage.get("cost_usd"), int | float):
+        parts.append(f"${usage['cost_usd']:.2f}")
+    return ", ".join(parts) or None
+
+
+def _faults(faults: object) -> str | None:
+    """Retried, given-up and unparseable calls of each role that had any."""
+    if not isinstance(faults, dict):
+        return None
+    rows = []
+    for role, counts in faults.items():
+        if isinstance(counts, dict) and any(counts.values()):
+            rows.append(
+                f"{role}: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+            )
+    return "; ".join(rows) or "none"
+
+
 def _run_details(run: Run, score: RunScores, out: Path) -> str:
     manifest = run.manifest
     model = manifest.get("model")
@@ -106,6 +129,8 @@ def _run_details(run: Run, score: RunScores, out: Path) -> str:
         "scored": f"{score.steps} steps, {score.overall.episodes} episodes judged by SR, "
         f"from {score.source}",
         "overall": "mean of the categories" if score.aggregate == "category-mean" else "pooled",
+        "model usage": _usage(run.summary.get("usage")),
+        "model faults": _faults(run.summary.get("faults")),
     }
     rows = "".join(
         f"<dt>{text(k)}</dt><dd>{text(v)}</dd>" for k, v in facts.items() if v not in (None, "")

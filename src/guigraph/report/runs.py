@@ -89,6 +89,7 @@ class Run:
             "category": head.get("category", ""),
             "instruction": head.get("instruction", ""),
             "steps": len(steps),
+            "unfinished": True,  # no line in episodes.jsonl: running, or cut off by a kill
         }
 
     def steps_of(self, episode_id: str) -> list[dict[str, Any]]:
@@ -142,6 +143,8 @@ def _check_step(data: dict[str, Any], where: str) -> None:
     _require(data, where, "category", str, "a string")
     for name in ("step", "step_length"):
         value = data.get(name)
+        if name == "step_length" and value is None:
+            continue  # live runs: the length is known only when the episode ends
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise DatasetError(where, name, "an integer >= 0", value if name in data else "nothing")
     for name in ("gt", "pred"):

@@ -81,11 +81,12 @@ def _from_ground_truth(run: Run) -> RunScores:
     from guigraph.eval.steps import check_consistent, parse_step_line, score_records
 
     source = str(run.path / "steps.jsonl")
+    settled = _settled(run)
     records = [
         # A step the model gave no answer for is scored as wrong, as ``guigraph score`` does.
         parse_step_line({**s, "pred": s.get("pred") or ""}, f"{source}:{line}", line)
         for s, line in zip(run.steps, run.step_lines, strict=True)
-        if isinstance(s.get("gt"), str)
+        if isinstance(s.get("gt"), str) and (settled is None or s["episode_id"] in settled)
     ]
     check_consistent(records, source)
     scored = score_records(records, "official", source)
@@ -95,19 +96,16 @@ def _from_ground_truth(run: Run) -> RunScores:
         "category-mean": category_mean(summary.per_category),
     }
     aggregate = aggregate_of(run)
-    claimed = run.summary.get("ams"), run.summary.get("sr")
-    notes = []
-    if all(_number(v) is not None for v in claimed):
-        # The overall row is formed as summary.json formed it, when it is one of the two.
-        agreeing = [a for a, pair in overall.items() if _close(pair, claimed)]
-        if agreeing:
-            aggregate = aggregate if aggregate in agreeing else agreeing[0]
-        else:
-            ams, sr = overall[aggregate]
-            notes.append(
-                f"summary.json says AMS {claimed[0]:.2f} / SR {claimed[1]:.2f}; "
-                f"recomputed from the steps ({aggregate}): {ams:.2f} / {sr:.2f}"
-            )
+    notes = [
+        f"summary.json says AMS {claimed[0]:.2f} / SR {claimed[1]:.2f} ({name}); recomputed "
+        f"from the steps: {overall[name][0]:.2f} / {overall[name][1]:.2f}"
+        for name, claimed in _claims(run.summary)
+        if not _close(overall[name], claimed)
+    ]
+    if settled is not None and len(records) < len(run.steps):
+        unfinished = {s["episode_id"] for s in run.steps} - settled
+        if unfinished:
+            notes.append(f"{len(unfinished)} episodes still running or cut off: left out")
     if summary.incomplete_episodes:
         notes.append(
             f"{len(summary.incomplete_episodes)} episodes with missing steps left out of SR"
@@ -129,6 +127,12 @@ def _from_ground_truth(run: Run) -> RunScores:
         notes=tuple(notes),
         verdicts=verdicts,
     )
+
+
+def _settled(run: Run) -> set[str] | None:
+    """Episodes whose line is in episodes.jsonl (their steps are final), or None when the
+    folder has no episode lines (a bare steps file: every step counts)."""
+    return {row["episode_id"] for row in run.episodes} if run.episodes else None
 
 
 def _from_episodes(run: Run) -> RunScores:
@@ -169,8 +173,22 @@ def _from_episodes(run: Run) -> RunScores:
     )
 
 
-def _close(pair: tuple[float, float], claimed: tuple[Any, Any]) -> bool:
-    return abs(pair[0] - float(claimed[0])) < 0.005 and abs(pair[1] - float(claimed[1])) < 0.005
+def _claims(summary: dict[str, Any]) -> list[tuple[str, tuple[float, float]]]:
+    """The overall numbers summary.json states, by how they were formed."""
+    found = []
+    named = summary.get("aggregate")
+    pairs = [(named if named in ("pooled", "category-mean") else "pooled", summary)]
+    if isinstance(summary.get("category_mean"), dict):
+        pairs.append(("category-mean", summary["category_mean"]))
+    for name, holder in pairs:
+        ams, sr = _number(holder.get("ams")), _number(holder.get("sr"))
+        if ams is not None and sr is not None:
+            found.append((name, (ams, sr)))
+    return found
+
+
+def _close(pair: tuple[float, float], claimed: tuple[float, float]) -> bool:
+    return abs(pair[0] - claimed[0]) < 0.005 and abs(pair[1] - claimed[1]) < 0.005
 
 
 def _number(value: Any) -> float | None:

@@ -100,6 +100,12 @@ def _verdict(value: Any, word_ok: str = "correct", word_bad: str = "wrong") -> s
     return '<span class="live">not judged</span>'
 
 
+def _outcome(episode: dict[str, Any]) -> str:
+    if episode.get("unfinished"):
+        return '<span class="live">unfinished</span>'
+    return _verdict(episode.get("success"), "success", "failed")
+
+
 def _tokens(value: Any, short: bool = False) -> str:
     if isinstance(value, dict) and short:
         return " / ".join(str(value.get(k, 0)) for k in ("prompt", "completion"))
@@ -133,7 +139,7 @@ def index_page(run: Run, ids: list[str]) -> str:
             f"<td>{text(instruction)}</td>"
             f'<td class="num">{text(episode.get("steps", len(steps)))}</td>'
             f'<td class="num">{text("" if correct is None else correct)}</td>'
-            f'<td class="nw">{_verdict(episode.get("success"), "success", "failed")}</td>'
+            f'<td class="nw">{_outcome(episode)}</td>'
             f'<td class="nw">{first}</td>'
             f'<td class="num nw">{_seconds(episode.get("seconds"))}</td>'
             f'<td class="num nw">{text(_tokens(episode.get("tokens"), short=True))}</td></tr>'
@@ -190,7 +196,7 @@ def episode_page(
             short_name(str(episode.get("category") or (steps[0].get("category") if steps else "")))
         ),
         f"{len(steps)} of {text(episode.get('steps', len(steps)))} steps recorded",
-        _verdict(episode.get("success"), "success", "failed"),
+        _outcome(episode),
     ]
     wrong = _first_wrong(steps)
     if wrong:
@@ -201,14 +207,25 @@ def episode_page(
         facts.append(text(_tokens(episode.get("tokens"))) + " tokens")
     cards, missing = [], 0
     for step in steps:
-        card, absent = step_card(step)
+        card, absent = step_card(step, episode.get("steps"))
         cards.append(card)
         missing += absent
+    keys = [(PRED, "predicted")]
+    if any(isinstance(s.get("gt"), str) for s in steps):
+        keys.append((TRUTH, "ground truth (dashed) and its hit box"))
+    if any(
+        isinstance(p, dict) and p.get("accepted") is False
+        for s in steps
+        for p in s.get("proposals") or ()
+    ):
+        keys.append((REJECTED, "rejected proposal"))
     legend = (
-        f'<div class="legend muted"><span><i class="sw" style="background:{PRED}"></i> predicted'
-        f'</span><span><i class="sw" style="background:{TRUTH}"></i> ground truth (dashed) and '
-        f'its hit box</span><span><i class="sw" style="background:{REJECTED}"></i> rejected '
-        "proposal</span></div>"
+        '<div class="legend muted">'
+        + "".join(
+            f'<span><i class="sw" style="background:{colour}"></i> {label}</span>'
+            for colour, label in keys
+        )
+        + "</div>"
     )
     raw = {"episode": episode, "steps": steps}
     return (
@@ -225,7 +242,7 @@ def episode_page(
     ), missing
 
 
-def step_card(step: dict[str, Any]) -> tuple[str, int]:
+def step_card(step: dict[str, Any], length: Any = None) -> tuple[str, int]:
     shot, missing = _screenshot(step)
     number = step["step"] + 1
     correct = step.get("correct")
@@ -245,19 +262,35 @@ def step_card(step: dict[str, Any]) -> tuple[str, int]:
         for item in proposals:
             item = item if isinstance(item, dict) else {"action": item}
             verdict = _verdict(item.get("accepted"), "accepted", "rejected")
+            source = (
+                f'<span class="muted">[{text(item["source"])}]</span> '
+                if item.get("source")
+                else ""
+            )
             feedback = f" — {text(item['feedback'])}" if item.get("feedback") else ""
-            items.append(f"<li>{text(describe(item.get('action')))} {verdict}{feedback}</li>")
+            reason = (
+                f'<div class="muted">reason: {text(item["reason"])}</div>'
+                if item.get("reason")
+                else ""
+            )
+            items.append(
+                f"<li>{source}{text(describe(item.get('action')))} {verdict}{feedback}{reason}</li>"
+            )
         fields.append(("proposals", f'<ol class="proposals">{"".join(items)}</ol>'))
-    for name in ("narrative", "outcome"):
-        if step.get(name) not in (None, "", {}):
-            fields.append((name, text(_plain(step[name]))))
+    if step.get("narrative"):
+        fields.append(("narrative", text(_plain(step["narrative"]))))
+    outcome = " — ".join(
+        _plain(step[k]) for k in ("outcome", "outcome_note") if step.get(k) not in (None, "", {})
+    )
+    if outcome:
+        fields.append(("outcome", text(outcome)))
     usage = [_tokens(step.get("tokens")) + " tokens" if step.get("tokens") else ""]
     usage += [f"{step['calls']} calls" if step.get("calls") is not None else ""]
     usage += [_seconds(step.get("seconds"))]
     if any(usage):
         fields.append(("cost", text(" · ".join(u for u in usage if u))))
     body = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in fields)
-    title = f"Step {number} of {text(step.get('step_length', '?'))}"
+    title = f"Step {number} of {text(step.get('step_length') or length or '?')}"
     verdict = f" {_verdict(correct)}" if correct is not None else ""
     return (
         f'<section class="step{klass}" id="step-{number}">{shot}<div class="info">'
