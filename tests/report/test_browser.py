@@ -20,6 +20,8 @@ from tests.graph.world import search_episode, shop_episode
 from tests.report.conftest import open_page, shot
 from tests.report.runs import HOSTILE, PLAN, make_run
 
+pytestmark = pytest.mark.slow  # a browser per module, a SimPhone KB recorded and built
+
 runner = CliRunner()
 SCRIPT_TEXT = "<!--<script>alert(1)</script>"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,7 @@ def test_cli_report_terminal_markdown_html_and_errors(tmp_path: Path) -> None:
     out = tmp_path / "out" / "report.html"
     result = runner.invoke(app, ["report", str(a), str(b), "--html", str(out)])
     assert result.exit_code == 0 and out.read_text().count("data:image/png;base64,") == 3
+    assert not re.search(r"""(src|href)=["']https?://""", out.read_text())  # offline
     (b / "steps.jsonl").write_text('{"episode_id": 3}\n{}\n')
     result = runner.invoke(app, ["report", str(a), str(b)])
     assert result.exit_code == 2
@@ -127,4 +129,6 @@ def test_cli_view_writes_index_and_pages(tmp_path: Path) -> None:
     assert "wrote 3 episode pages; 1 screenshots missing" in result.output
     pages = sorted(p.name for p in (run / "viewer" / "episodes").iterdir())
     assert pages == ["ep000.html", "ep001.html", "ep002.html"]
-    assert "no screenshot" in (run / "viewer" / "episodes" / "ep001.html").read_text()
+    page = (run / "viewer" / "episodes" / "ep001.html").read_text()
+    assert "no screenshot" in page and page.count("data:image/jpeg;base64,") == 5
+    assert not re.search(r"""(src|href)=["']https?://""", page)  # opens offline, from a file
