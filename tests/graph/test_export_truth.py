@@ -92,3 +92,25 @@ def test_html_keeps_hostile_task_text_inside_its_json_block(tmp_path: Path) -> N
     assert any(city in action for e in doc["edges"] for action in e["actions"])
     assert "<script>alert" not in html.replace(block, "")  # escaped in the drawing as well
     built.close()
+
+
+def test_explorer_layout_cards_inside_their_app_box_and_apart(kb: KnowledgeBase) -> None:
+    """The layout the page opens with, checked without a browser (tests/report has one)."""
+    from guigraph.graph.explorer import CARD_H, CARD_W, layout, screen_name
+
+    groups, corners, (width, height) = layout(kb)
+    assert sorted(corners) == sorted(n.node_id for n in kb.nodes())
+    boxes = {}
+    for group in groups:
+        w, h = group.size
+        for node in group.nodes:
+            x, y = corners[node]
+            assert group.x <= x and x + CARD_W <= group.x + w and y + CARD_H <= group.y + h
+            boxes[node] = (x, y, x + CARD_W, y + CARD_H)
+        assert group.x + w <= width + 0.1 and group.y + h <= height + 0.1
+    rects = list(boxes.values())
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert groups[0].app == "home"  # the launcher first
+    assert all(screen_name(n) for n in kb.nodes())
