@@ -318,7 +318,8 @@ def _screenshot(step: dict[str, Any]) -> tuple[str, int]:
         )
         source_w, source_h = (screen[0], screen[1]) if ok else _DEFAULT_SCREEN  # type: ignore[index]
     width = SHOT_WIDTH
-    height = max(1, round(width * source_h / source_w))
+    # A tablet, a phone or a strange "screen" field: the box stays between landscape and tall.
+    height = round(width * min(4.0, max(0.3, source_h / source_w)))
     canvas = Canvas(width, height)
     for proposal in step.get("proposals") or ():
         if isinstance(proposal, dict) and proposal.get("accepted") is False:
@@ -350,7 +351,7 @@ def _load_image(path: Any) -> Any:
         with Image.open(path) as image:
             image.load()
             return image.copy()
-    except (OSError, UnidentifiedImageError, ValueError):
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
         return None
 
 
