@@ -7,6 +7,7 @@ launches and closes a browser itself.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,33 @@ def _left_over() -> list[str]:
     return [n for n in _descendants(os.getpid()) if "chrom" in n or n == "node"]
 
 
+def _browser_pids_here() -> set[int]:
+    """Chromium processes (any parent: crash handlers detach) started from this folder."""
+    found = set()
+    here = os.getcwd()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = (entry / "comm").read_text().strip()
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if "chrom" in name and cwd == here:
+            found.add(int(entry.name))
+    return found
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
 def test_no_chromium_is_left_behind(tmp_path: Path) -> None:
     assert _left_over() == []  # earlier browser tests closed theirs
+    before = _browser_pids_here()
     with launch_browser() as launched:
         with open_page(launched, make_run(tmp_path / "r", 1) / "manifest.json") as (page, _):
             assert page.url.startswith("file://")
         assert any("chrom" in name for name in _descendants(os.getpid()))
     assert _left_over() == []
+    deadline = time.monotonic() + 5  # helpers get a moment to see their browser gone
+    while _browser_pids_here() - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _browser_pids_here() - before == set()  # no detached helper either
