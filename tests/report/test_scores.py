@@ -132,3 +132,15 @@ def test_cli_view_writes_index_and_pages(tmp_path: Path) -> None:
     page = (run / "viewer" / "episodes" / "ep001.html").read_text()
     assert "no screenshot" in page and page.count("data:image/jpeg;base64,") == 5
     assert not re.search(r"""(src|href)=["']https?://""", page)  # opens offline, from a file
+
+
+def test_cli_view_can_link_screenshots_instead_of_embedding(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "r", 1)
+    result = runner.invoke(
+        app, ["view", str(run), "--out", str(tmp_path / "pages"), "--link-images"]
+    )
+    assert result.exit_code == 0, result.output
+    page = tmp_path / "pages" / "episodes" / "ep000.html"
+    sources = re.findall(r'<img [^>]*src="([^"]+)"', page.read_text())
+    assert len(sources) == 6 and not any(s.startswith("data:") for s in sources)
+    assert all((page.parent / s).resolve().is_file() for s in sources)

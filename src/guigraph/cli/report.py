@@ -77,6 +77,14 @@ def view(
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N episodes.")
     ] = None,
+    link_images: Annotated[
+        bool,
+        typer.Option(
+            "--link-images",
+            help="Point at the screenshots instead of embedding them (small pages; the "
+            "screenshots must stay where they are).",
+        ),
+    ] = False,
 ) -> None:
     """Trajectory viewer: one static HTML page per episode (screenshots, actions drawn,
     proposals, verdicts) and an index; opens from a file, offline."""
@@ -85,7 +93,7 @@ def view(
     from guigraph.report.viewer import write_viewer
 
     try:
-        pages = write_viewer(Run.load(run), out or run / "viewer", limit)
+        pages = write_viewer(Run.load(run), out or run / "viewer", limit, link_images)
     except (GuigraphError, OSError, ValueError) as exc:
         raise _fail(exc) from None
     missing = (

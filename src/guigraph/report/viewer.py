@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from guigraph.htmlsafe import data_uri, script_json, text
 from guigraph.report.overlay import PRED, REJECTED, TRUTH, Canvas, describe
@@ -41,7 +43,12 @@ def page_name(episode_id: str) -> str:
     return safe + ".html"
 
 
-def write_viewer(run: Run, out: Path, limit: int | None = None) -> ViewerPages:
+def write_viewer(
+    run: Run, out: Path, limit: int | None = None, link_images: bool = False
+) -> ViewerPages:
+    """Index and episode pages under ``out``. Screenshots are embedded as downscaled JPEGs
+    (~30 KB a step; the pages open anywhere), or with ``link_images`` referenced by a path
+    relative to the page (small pages that need the screenshots to stay where they are)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "episodes").mkdir(exist_ok=True)
     ids = run.episode_ids()[:limit] if limit else run.episode_ids()
@@ -51,7 +58,8 @@ def write_viewer(run: Run, out: Path, limit: int | None = None) -> ViewerPages:
             ids[position - 1] if position > 0 else None,
             ids[position + 1] if position + 1 < len(ids) else None,
         )
-        html, absent = episode_page(run, episode_id, neighbours)
+        link_from = (out / "episodes").resolve() if link_images else None
+        html, absent = episode_page(run, episode_id, neighbours, link_from)
         missing += absent
         (out / "episodes" / page_name(episode_id)).write_text(html, encoding="utf-8")
     index = out / "index.html"
@@ -179,7 +187,10 @@ def _first_wrong(steps: list[dict[str, Any]]) -> int | None:
 
 
 def episode_page(
-    run: Run, episode_id: str, neighbours: tuple[str | None, str | None] = (None, None)
+    run: Run,
+    episode_id: str,
+    neighbours: tuple[str | None, str | None] = (None, None),
+    link_from: Path | None = None,
 ) -> tuple[str, int]:
     """The page of one episode, and how many of its screenshots were missing."""
     episode = run.episode(episode_id)
@@ -207,7 +218,7 @@ def episode_page(
         facts.append(text(_tokens(episode.get("tokens"))) + " tokens")
     cards, missing = [], 0
     for step in steps:
-        card, absent = step_card(step, episode.get("steps"))
+        card, absent = step_card(step, episode.get("steps"), link_from)
         cards.append(card)
         missing += absent
     keys = [(PRED, "predicted")]
@@ -242,8 +253,10 @@ def episode_page(
     ), missing
 
 
-def step_card(step: dict[str, Any], length: Any = None) -> tuple[str, int]:
-    shot, missing = _screenshot(step)
+def step_card(
+    step: dict[str, Any], length: Any = None, link_from: Path | None = None
+) -> tuple[str, int]:
+    shot, missing = _screenshot(step, link_from)
     number = step["step"] + 1
     correct = step.get("correct")
     klass = " right" if correct is True else " wrong" if correct is False else ""
@@ -304,9 +317,9 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _screenshot(step: dict[str, Any]) -> tuple[str, int]:
+def _screenshot(step: dict[str, Any], link_from: Path | None = None) -> tuple[str, int]:
     """The screenshot with the actions drawn, and 1 if the file was missing or unreadable."""
-    image = _load_image(step.get("screenshot"))
+    image = _load_image(step.get("screenshot"), header_only=link_from is not None)
     if image is not None:
         source_w, source_h = image.size
     else:
@@ -330,10 +343,16 @@ def _screenshot(step: dict[str, Any]) -> tuple[str, int]:
     canvas.action(step.get("action") or _truth_action(step.get("pred")), PRED)
     if image is None:
         inner = '<div class="none">no screenshot</div>'
+    elif link_from is not None:
+        source = Path(os.path.relpath(Path(step["screenshot"]).resolve(), link_from)).as_posix()
+        inner = (
+            f'<img alt="screenshot of step {step["step"] + 1}" width="{width}" '
+            f'height="{height}" src="{text(quote(source))}">'
+        )
     else:
         image.thumbnail((round(width * 1.5), round(height * 1.5)))
         out = io.BytesIO()
-        image.convert("RGB").save(out, format="JPEG", quality=80)
+        image.convert("RGB").save(out, format="JPEG", quality=75)
         inner = (
             f'<img alt="screenshot of step {step["step"] + 1}" width="{width}" '
             f'height="{height}" src="{data_uri(out.getvalue(), "image/jpeg")}">'
@@ -342,13 +361,16 @@ def _screenshot(step: dict[str, Any]) -> tuple[str, int]:
     return f'<div class="shot" style="{style}">{inner}{canvas.svg()}</div>', int(image is None)
 
 
-def _load_image(path: Any) -> Any:
+def _load_image(path: Any, header_only: bool = False) -> Any:
+    """The image (or, ``header_only``, just its size read from the header), None if unusable."""
     if not isinstance(path, str) or not path:
         return None
     from PIL import Image, UnidentifiedImageError
 
     try:
         with Image.open(path) as image:
+            if header_only:
+                return image  # .size stays readable after close
             image.load()
             return image.copy()
     except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError):
