@@ -151,6 +151,9 @@ def test_explorer_fits_every_node_in_the_window(browser: Any, sim_kb: Path, tmp_
         assert page.locator("g.node.on").count() == len(set(traces[0].node_path))
         page.click("g.node >> nth=0")
         assert page.locator("#info img").count() == 1 and "Leads to" in page.inner_text("#info")
+        page.fill("#find", "weather")  # the search box marks matching states
+        assert page.locator("g.node.on").count() >= 2 and "states match" in page.inner_text("#info")
+        page.fill("#find", "")
         before = page.get_attribute("#view", "viewBox")
         page.mouse.move(600, 500)
         page.mouse.wheel(0, -400)

@@ -38,6 +38,8 @@ button{font:inherit}
 </style></head><body>
 <div id="bar"><b style="white-space:nowrap">Workflow graph</b>
 <label>Highlight <select id="trace"><option value="">nothing</option></select></label>
+<input id="find" type="search" placeholder="find a state…" size="16"
+ title="Highlight the states whose app, screen or description contain this text">
 <button id="fit" title="Show the whole graph">Fit</button>
 <button id="zin" title="Zoom in">+</button><button id="zout" title="Zoom out">−</button>
 <span class="muted" title="wheel: zoom · drag: pan · click a state for details">__TITLE__</span>
@@ -144,6 +146,9 @@ function mark(m) {
     m.trace.node_path.forEach((id, i) => { const li = add(ol, "li", name(id));
       const e = edges.get(m.trace.edge_path[i]);
       if (e) add(li, "div", "then " + words(e), "muted"); });
+  } else if (m.list) { const ul = add(info, "ul");
+    for (const id of m.list) { const li = add(ul, "li", name(id)); li.style.cursor = "pointer";
+      li.addEventListener("click", () => details(id)); }
   } else { add(info, "p", m.nodes.length + " states and " + m.edges.length +
     " transitions retrieved.", "muted");
     if (m.about && m.about.length) { add(info, "b", "from the traces of");
@@ -153,5 +158,12 @@ function mark(m) {
 select.addEventListener("change",
   () => mark(select.value === "" ? null : marks[Number(select.value)]));
 if (data.highlight) { select.value = "0"; mark(marks[0]); }
+const find = document.getElementById("find");
+find.addEventListener("input", () => { const q = find.value.trim().toLowerCase();
+  if (!q) { mark(select.value === "" ? null : marks[Number(select.value)]); return; }
+  const hits = data.nodes.filter(n => (n.app + " " + n.screen + " " + n.description)
+    .toLowerCase().includes(q)).map(n => n.id);
+  mark({label: hits.length + " states match “" + find.value.trim() + "”", nodes: hits, edges: [],
+    list: hits}); });
 </script></body></html>
 """
