@@ -76,6 +76,9 @@ def test_viewer_shows_every_step_with_its_action(browser: Any, tmp_path: Path) -
         page.click("text=ep000")
         page.wait_for_load_state("load")
         shot(page, tmp_path / "episode.png", full_page=True)
+        page.keyboard.press("j")
+        page.keyboard.press("j")
+        assert page.evaluate("location.hash") == "#step-2"  # keys step through the episode
         steps = page.locator("section.step")
         assert steps.count() == len(PLAN)
         assert page.locator("section.step.wrong").count() == 1

@@ -243,12 +243,20 @@ def episode_page(
         _head(f"{episode_id}: {instruction}")
         + f"<header><nav>{''.join(nav)}</nav><h1>{text(instruction)}</h1>"
         f'<div class="muted">{" · ".join(facts)}</div>{legend}</header><main>'
+        '<p class="muted">Keys: j next step, k previous step.</p>'
         + "".join(cards)
         + '<details id="raw"><summary>raw records (JSON)</summary><pre id="raw-text"></pre>'
         "</details></main>"
         f'<script type="application/json" id="episode-data">{script_json(raw)}</script>'
         "<script>const raw = JSON.parse(document.getElementById('episode-data').textContent);"
-        "document.getElementById('raw-text').textContent = JSON.stringify(raw, null, 1);</script>"
+        "document.getElementById('raw-text').textContent = JSON.stringify(raw, null, 1);"
+        # j / k: next / previous step, from the one at the top of the window
+        "const cards = [...document.querySelectorAll('section.step')];"
+        "document.addEventListener('keydown', e => { if (e.key !== 'j' && e.key !== 'k') return;"
+        " const top = cards.findIndex(c => c.getBoundingClientRect().top > 140);"
+        " const at = top < 0 ? cards.length : top;"
+        " const go = e.key === 'j' ? cards[at] : cards[Math.max(0, at - 2)];"
+        " if (go) location.hash = go.id; });</script>"
         "</body></html>\n"
     ), missing
 
