@@ -202,6 +202,27 @@ def _point_or_none(value: Any) -> Point | None:
     return Point(float(value[0]), float(value[1]))
 
 
+#: Grid of the place part of an id-less element's key, in normalized units (x, y).
+KEY_GRID = (100.0, 20.0)
+
+
+def element_key(resource_id: str, class_name: str, bbox: BBox) -> str:
+    """See :attr:`UIElement.key` (also used on elements stored as dicts)."""
+    if resource_id:
+        return resource_id
+    role = class_name.rsplit(".", 1)[-1].lower() or "view"
+    center = bbox.center
+    return f"{role}@{int(center.x // KEY_GRID[0])},{int(center.y // KEY_GRID[1])}"
+
+
+def stored_element_key(element: Mapping[str, Any]) -> str:
+    """:func:`element_key` of an element stored by :meth:`UIElement.to_dict`."""
+    rid = str(element.get("resource_id") or "")
+    if rid:
+        return rid
+    return element_key("", str(element.get("class_name", "")), BBox.from_list(element["bbox"]))
+
+
 @dataclass(frozen=True, slots=True)
 class UIElement:
     """One node of a screen's UI tree, as an accessibility tree or a DOM reports it."""
@@ -225,6 +246,13 @@ class UIElement:
     def label(self) -> str:
         """The most human-readable name the element has."""
         return self.text or self.content_desc or self.resource_id.rsplit("/", 1)[-1]
+
+    @property
+    def key(self) -> str:
+        """A name for this element that holds across runs of the same screen: its resource
+        id when the world gives one, else its role and place (many web pages and some apps
+        give no ids; their text is often the very value that changes between runs)."""
+        return element_key(self.resource_id, self.class_name, self.bbox)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bbox": self.bbox.as_list()}

@@ -42,13 +42,14 @@ def from_instruction(text: str, instruction: str) -> bool:
 
 
 def screen_texts(earlier: Sequence[Step]) -> dict[str, str]:
-    """Text -> resource id of every identified element seen earlier, the latest sighting first."""
+    """Text -> key of every element seen earlier (its id, or its role and place where the
+    world gives no ids), the latest sighting first."""
     seen: dict[str, str] = {}
     for step in reversed(earlier):
         for element in step.observation.elements or ():
             text = element.text.strip()
-            if element.resource_id and len(text) >= 2:
-                seen.setdefault(text.lower(), element.resource_id)
+            if len(text) >= 2:
+                seen.setdefault(text.lower(), element.key)
     return seen
 
 
@@ -129,7 +130,7 @@ def action_template(
         type=action.type.value,
         target_label=element.label if element else "",
         target_role=element.class_name.rsplit(".", 1)[-1] if element else "",
-        target_id=element.resource_id if element else "",
+        target_id=element.key if element else "",
         point=(action.point.x, action.point.y) if action.point else None,
         direction=action.direction.value if action.direction else None,
         text=text,
