@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.sim",
     "guigraph.cli.replay",
     "guigraph.cli.eval",
+    "guigraph.cli.report",
 )
 
 
