@@ -67,6 +67,8 @@ class SimDevice:
         self.clock = 1000.0  # seconds, for getevent's time stamps
         self._lock = threading.RLock()
         self._listeners: list[Callable[[bytes], bool]] = []
+        self._changes = 0  # counts what may change the screen; keys the cached screenshot
+        self._png: tuple[int, bytes] | None = None
 
     @property
     def profile(self):  # noqa: ANN201 - the DeviceProfile
@@ -121,8 +123,10 @@ class SimDevice:
     def png(self) -> bytes:
         from guigraph.envs.simphone import phone
 
-        view = self.phone.view()
-        png = phone.render(self.phone.world, self.profile, view)
+        if self._png is None or self._png[0] != self._changes:
+            view = self.phone.view()
+            self._png = (self._changes, phone.render(self.phone.world, self.profile, view))
+        png = self._png[1]
         if "screencap-size" in self.faults:
             return _shrunk(png)
         return png
@@ -133,6 +137,7 @@ class SimDevice:
     # Acting --------------------------------------------------------------------------------
     def act(self, action: Action) -> str:
         """Apply an action to the phone (an input command, or a person's gesture)."""
+        self._changes += 1
         result = self.phone.step(action)
         return result.error or ""
 
@@ -424,6 +429,7 @@ def _reset(dev: SimDevice, args: list[str]) -> str:
     try:
         seed, task = int(args[0]), Task.from_dict(json.loads(args[1]))
         dev.phone.reset(task, seed)
+        dev._changes += 1
     except (IndexError, ValueError, KeyError, GuigraphError) as exc:
         return f"guigraph-reset: {exc}\n"
     return "ok\n"
