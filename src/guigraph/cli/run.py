@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.retrieval.context import Context
 
-ENVS = ("simphone",)
+ENVS = ("simphone", "android")
 
 
 def register(app: typer.Typer) -> None:
@@ -48,7 +48,12 @@ def run(
             "or an instruction in words (nothing can check it).",
         ),
     ],
-    env: Annotated[str, typer.Option("--env", help="Environment: simphone.")] = "simphone",
+    env: Annotated[
+        str, typer.Option("--env", help="Environment: simphone, or android (over ADB).")
+    ] = "simphone",
+    serial: Annotated[
+        str | None, typer.Option("--serial", help="--env android: the device (default: the only one).")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="World and task seed.")] = 0,
     kb: Annotated[
         Path | None, typer.Option("--kb", help="Knowledge-base folder (without: no graph).")
@@ -80,8 +85,10 @@ def run(
     from guigraph.agents.loop import Budget, Callback, run_episode
     from guigraph.agents.team import TeamOptions
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
+    from guigraph.envs import make
+    from guigraph.envs.base import Env
     from guigraph.envs.simphone.env import SimPhone
-    from guigraph.errors import ConfigError, GuigraphError
+    from guigraph.errors import GuigraphError
     from guigraph.eval.suite import resolve_task
 
     if env not in ENVS:
@@ -89,9 +96,14 @@ def run(
     try:
         if policy == "graph":  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
-        the_task, checkable = resolve_task(task, seed)
-        phone = SimPhone(device, version=version)
-    except (ConfigError, ValueError) as exc:
+        if env == "android":  # a template id is checked only by the SimPhone device behind ADB
+            phone: Env = make(env, **({"serial": serial} if serial else {}))
+            the_task = phone.make_task(task, seed)
+            checkable = bool(the_task.template_id)
+        else:
+            the_task, checkable = resolve_task(task, seed)
+            phone = SimPhone(device, version=version)
+    except (GuigraphError, ValueError) as exc:
         raise _fail(str(exc)) from exc
     knowledge = _open_kb(kb) if kb is not None and not no_graph else None
     if knowledge is None:
@@ -101,6 +113,8 @@ def run(
         typer.echo(
             "note: not a SimPhone template, so the world has no checker for it; the phone "
             "starts with no task set up and success is unknown"
+            if env == "simphone"
+            else "note: a free instruction on a device: nothing can check it"
         )
     callbacks: list[Callback] = [ConsoleProgress()]
     if out is not None:
@@ -118,7 +132,8 @@ def run(
                 typer.echo(hub.ledger.summary())
                 if out is not None:  # usage is kept with the run (keys never are)
                     hub.save_usage(out / "usage.json")
-        success = phone.task_succeeded() if checkable else None
+        verdict = phone.evaluate() if checkable else None
+        success = verdict.success if verdict is not None else None
     except GuigraphError as exc:
         raise _fail(str(exc)) from exc
     finally:

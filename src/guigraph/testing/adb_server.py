@@ -236,10 +236,10 @@ class _Session:
 
     def _shell(self, device: SimDevice, command: str, v2: bool) -> None:
         result = device.shell(command)
-        self._okay()
         if result.stream is not None:
             self._stream(device, result.stream, v2)
             return
+        self._okay()
         if v2:
             self.conn.sendall(_packet(1, result.output) + _packet(3, b"\x00"))
         else:
@@ -256,7 +256,9 @@ class _Session:
             except OSError:
                 return False
 
-        start(write)
+        with device.lock:  # no event is written before the OKAY
+            self._okay()
+            start(write)
         conn.settimeout(0.2)
         try:
             while not self.server.stopped:

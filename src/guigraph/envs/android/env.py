@@ -89,6 +89,16 @@ class AndroidEnv(Env):
         observation, _ = self._observe(self._settled_png())
         return observation
 
+    def attach(self, task: Task | None = None) -> Observation:
+        """Observe the device as it is, setting nothing up (recording a person's run)."""
+        self.task = task
+        self._screen = self.device.screen()
+        return self.observe()[0]
+
+    def observe(self) -> tuple[Observation, str | None]:
+        """The settled screen now, and why it has no UI tree when it has none."""
+        return self._observe(self._settled_png())
+
     def step(self, action: Action) -> StepResult:
         if self._screen is None:
             raise EnvError("the Android world is not running: call reset(task, seed) first")

@@ -65,7 +65,7 @@ class SimDevice:
         self.files: dict[str, bytes] = {}
         self.ime = LATIN_IME
         self.clock = 1000.0  # seconds, for getevent's time stamps
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()
         self._listeners: list[Callable[[bytes], bool]] = []
         self._changes = 0  # counts what may change the screen; keys the cached screenshot
         self._png: tuple[int, bytes] | None = None
@@ -74,9 +74,15 @@ class SimDevice:
     def profile(self):  # noqa: ANN201 - the DeviceProfile
         return self.phone.device
 
+    def set_task(self, task: Task, seed: int) -> None:
+        """Set ``task`` up on the phone (what ``guigraph-reset`` does)."""
+        with self.lock:
+            self.phone.reset(task, seed)
+            self._changes += 1
+
     # The shell -----------------------------------------------------------------------------
     def shell(self, command: str) -> ShellResult:
-        with self._lock:
+        with self.lock:
             self.commands.append(command)
             try:
                 parts = _split_commands(command)
@@ -159,7 +165,7 @@ class SimDevice:
         phone reacts and ``getevent -lt`` readers get the events."""
         from guigraph.envs.simphone.gestures import gesture_action, gesture_events
 
-        with self._lock:
+        with self.lock:
             lines, self.clock = gesture_events(gesture, self.profile.screen, self.clock)
             for action in gesture_action(gesture, self.profile.screen):
                 if action.type is ActionType.TYPE and action.text == "\n":
@@ -170,11 +176,11 @@ class SimDevice:
             self._listeners = [listen for listen in self._listeners if listen(data)]
 
     def listen(self, write: Callable[[bytes], bool]) -> None:
-        with self._lock:
+        with self.lock:
             self._listeners.append(write)
 
     def unlisten(self, write: Callable[[bytes], bool]) -> None:
-        with self._lock:
+        with self.lock:
             if write in self._listeners:
                 self._listeners.remove(write)
 
@@ -427,9 +433,7 @@ def _getevent(dev: SimDevice, args: list[str]) -> ShellResult:
 
 def _reset(dev: SimDevice, args: list[str]) -> str:
     try:
-        seed, task = int(args[0]), Task.from_dict(json.loads(args[1]))
-        dev.phone.reset(task, seed)
-        dev._changes += 1
+        dev.set_task(Task.from_dict(json.loads(args[1])), int(args[0]))
     except (IndexError, ValueError, KeyError, GuigraphError) as exc:
         return f"guigraph-reset: {exc}\n"
     return "ok\n"

@@ -8,37 +8,13 @@ as key presses of a hardware keyboard (``KEY_LEFTSHIFT`` for capitals).
 
 from __future__ import annotations
 
+from guigraph.envs.android.getevent import key_names
 from guigraph.geometry import CoordSpace, Point, ScreenSize
 from guigraph.types import Action, ActionType
 
 RAW_MAX = 32767
 TOUCH_DEVICE = "/dev/input/event1"
 KEY_DEVICE = "/dev/input/event0"
-
-_SHIFTED = {
-    "!": "1", "@": "2", "#": "3", "$": "4", "%": "5", "^": "6", "&": "7", "*": "8", "(": "9",
-    ")": "0", "_": "MINUS", "+": "EQUAL", "{": "LEFTBRACE", "}": "RIGHTBRACE", ":": "SEMICOLON",
-    '"': "APOSTROPHE", "<": "COMMA", ">": "DOT", "?": "SLASH", "|": "BACKSLASH", "~": "GRAVE",
-}  # fmt: skip
-_PLAIN = {
-    " ": "SPACE", "-": "MINUS", "=": "EQUAL", "[": "LEFTBRACE", "]": "RIGHTBRACE",
-    ";": "SEMICOLON", "'": "APOSTROPHE", ",": "COMMA", ".": "DOT", "/": "SLASH",
-    "\\": "BACKSLASH", "`": "GRAVE", "\n": "ENTER", "\t": "TAB",
-}  # fmt: skip
-
-
-def key_names(char: str) -> tuple[bool, str]:
-    """(shift held, KEY_ name) of a character on a US keyboard."""
-    if char.isalpha() and char.isascii():
-        return char.isupper(), f"KEY_{char.upper()}"
-    if char.isdigit() and char.isascii():
-        return False, f"KEY_{char}"
-    if char in _PLAIN:
-        return False, f"KEY_{_PLAIN[char]}"
-    if char in _SHIFTED:
-        return True, f"KEY_{_SHIFTED[char]}"
-    raise ValueError(f"no key types {char!r}")
-
 
 def describe_devices(labels: bool = True) -> str:
     """``getevent -lp``: a key device and a multi-touch screen of raw range 0..RAW_MAX."""
