@@ -43,12 +43,15 @@ def gesture_of(action: Action, device: SimDevice) -> dict[str, object] | None:
     return None
 
 
+def set_up(device: SimDevice, template_id: str, seed: int) -> None:
+    device.set_task(make_task(template_id, seed), seed)
+
+
 def do_task(device: SimDevice, template_id: str, seed: int,
             settle: Callable[[], None] = lambda: None) -> list[Action]:  # fmt: skip
-    """Set the task up on the device, then carry it out as the expert would; returns the
-    actions performed (waits left out). ``settle`` runs after each gesture."""
+    """Carry out the task set up on the device as the expert would; returns the actions
+    performed (waits left out). ``settle`` runs after each gesture."""
     task = make_task(template_id, seed)
-    device.set_task(task, seed)
     expert = Expert(device.phone, plan_for(task, device.phone.world), seed, 0.0)
     done: list[Action] = []
     for _ in range(80):

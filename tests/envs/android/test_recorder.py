@@ -16,7 +16,7 @@ from guigraph.envs.simphone.gestures import describe_devices, gesture_events
 from guigraph.geometry import ScreenSize
 from guigraph.testing.adb_server import FakeAdbServer
 from guigraph.types import Action, ActionType
-from tests.envs.android.person import do_task
+from tests.envs.android.person import do_task, set_up
 
 SCREEN = ScreenSize(360, 780)
 
@@ -44,6 +44,7 @@ def test_gestures_read_back_as_taps_long_presses_swipes_keys_and_text() -> None:
 
 def _record(server: FakeAdbServer, out: Path, template: str, seed: int) -> tuple[list[Action],
                                                                                 list[Action]]:  # fmt: skip
+    set_up(server.device, template, seed)  # the phone as the person finds it
     env = AndroidEnv()
     captures: list[int] = []
     recorder = PersonRecorder(env, "placeholder", out, idle_s=0.15, refresh_s=0.3,

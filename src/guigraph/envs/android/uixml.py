@@ -24,8 +24,10 @@ def parse_hierarchy(xml: str | bytes, screen: ScreenSize) -> tuple[UIElement, ..
     text = xml.decode("utf-8", "replace") if isinstance(xml, bytes) else xml
     start = text.find("<hierarchy")
     end = text.rfind("</hierarchy>")
-    if start < 0 or end < 0:
+    if start < 0:
         raise EnvError(f"uiautomator dump gave no UI hierarchy: {_head(text)}")
+    if end < 0:
+        raise EnvError("uiautomator dump is not valid XML (cut short: no </hierarchy>)")
     try:
         root = ET.fromstring(text[start : end + len("</hierarchy>")])
     except ET.ParseError as exc:
