@@ -48,8 +48,15 @@ def prepare(out: Path, config: DemoConfig) -> set[int]:
     logs = out / "logs"
     if not (logs / "simphone.json").is_file():
         started = time.perf_counter()
-        record(logs, config.episodes, config.seed, device=config.device, noise=config.noise,
-               holdout=held_out_templates(), skin="android")  # fmt: skip
+        record(
+            logs,
+            config.episodes,
+            config.seed,
+            device=config.device,
+            noise=config.noise,
+            holdout=held_out_templates(),
+            skin="android",
+        )
         print(f"recorded {config.episodes} episodes in {time.perf_counter() - started:.0f} s")
     if not (out / "kb" / "manifest.json").is_file():
         started = time.perf_counter()
@@ -66,9 +73,14 @@ def run(env: Env, case: EvalCase, kb: KnowledgeBase, view: GraphView) -> dict[st
     result = run_episode(env, team, task, seed=case.seed, budget=Budget(max_steps=40))
     seconds = time.perf_counter() - started
     verdict = env.evaluate()
-    return {"key": case.key, "template": case.template_id, "seed": case.seed,
-            "success": bool(verdict and verdict.success), "steps": len(result.steps),
-            "seconds_per_step": seconds / max(1, len(result.steps) + 1)}  # fmt: skip
+    return {
+        "key": case.key,
+        "template": case.template_id,
+        "seed": case.seed,
+        "success": bool(verdict and verdict.success),
+        "steps": len(result.steps),
+        "seconds_per_step": seconds / max(1, len(result.steps) + 1),
+    }
 
 
 def main() -> None:
@@ -83,9 +95,19 @@ def main() -> None:
     config = DemoConfig()
     used = prepare(args.out, config)
     seen, _ = evaluated_templates(args.templates)
-    cases = [c for c in plan_cases(seen, [], Sizes(seen=args.seeds), used, config.device,
-                                   config.other_device, memories=("graph",))
-             if c.condition == "seen"]  # fmt: skip
+    cases = [
+        c
+        for c in plan_cases(
+            seen,
+            [],
+            Sizes(seen=args.seeds),
+            used,
+            config.device,
+            config.other_device,
+            memories=("graph",),
+        )
+        if c.condition == "seen"
+    ]
     rows: dict[str, list[dict[str, Any]]] = {"in-process": [], "adb": []}
     with (
         KnowledgeBase.open(args.out / "kb") as kb,
@@ -104,12 +126,16 @@ def report(rows: dict[str, list[dict[str, Any]]], out: Path) -> None:
     sr = {name: sum(r["success"] for r in group) / len(group) for name, group in rows.items()}
     for name, group in rows.items():
         median = statistics.median(r["seconds_per_step"] for r in group)
-        print(f"{name:>10}: SR {sr[name]:.3f} over {len(group)} episodes "
-              f"({sum(r['success'] for r in group)} won), median {median * 1000:.0f} ms/step")  # fmt: skip
+        print(
+            f"{name:>10}: SR {sr[name]:.3f} over {len(group)} episodes "
+            f"({sum(r['success'] for r in group)} won), median {median * 1000:.0f} ms/step"
+        )
     for local, remote in zip(rows["in-process"], rows["adb"], strict=True):
         if local["success"] != remote["success"]:
-            print(f"  differs: {local['template']} seed {local['seed']}: in-process "
-                  f"{local['success']}, adb {remote['success']}")  # fmt: skip
+            print(
+                f"  differs: {local['template']} seed {local['seed']}: in-process "
+                f"{local['success']}, adb {remote['success']}"
+            )
     gap = abs(sr["in-process"] - sr["adb"])
     (out / "parity.json").write_text(json.dumps({"sr": sr, "gap": gap, "rows": rows}, indent=1))
     print(f"gap {gap:.3f} (tolerance {TOLERANCE}): {'ok' if gap <= TOLERANCE else 'FAIL'}")

@@ -38,5 +38,7 @@ def devices(
         return
     for row in rows:
         data = row.to_dict()
-        typer.echo(f"{data['serial']}\t{data['state']}\t{data['model'] or '-'}\t"
-                   f"Android {data['android'] or '?'}\t{data['screen'] or '-'}")  # fmt: skip
+        typer.echo(
+            f"{data['serial']}\t{data['state']}\t{data['model'] or '-'}\t"
+            f"Android {data['android'] or '?'}\t{data['screen'] or '-'}"
+        )

@@ -47,5 +47,7 @@ def record(
     if recording.path is None:
         typer.echo("nothing was done on the device: no episode written")
         return
-    typer.echo(f"{out}: episode {recording.episode_id}, {len(recording.actions)} actions "
-               f"({', '.join(a.type.value for a in recording.actions)})")  # fmt: skip
+    typer.echo(
+        f"{out}: episode {recording.episode_id}, {len(recording.actions)} actions "
+        f"({', '.join(a.type.value for a in recording.actions)})"
+    )

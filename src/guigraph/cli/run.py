@@ -52,7 +52,8 @@ def run(
         str, typer.Option("--env", help="Environment: simphone, or android (over ADB).")
     ] = "simphone",
     serial: Annotated[
-        str | None, typer.Option("--serial", help="--env android: the device (default: the only one).")
+        str | None,
+        typer.Option("--serial", help="--env android: the device (default: the only one)."),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="World and task seed.")] = 0,
     kb: Annotated[

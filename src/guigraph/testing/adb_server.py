@@ -278,5 +278,7 @@ def _packet(kind: int, data: bytes) -> bytes:
 def _long_line(device: SimDevice, transport: int) -> str:
     profile = device.profile
     model = profile.name.replace(" ", "_")
-    return (f"{device.serial:<22} device product:{profile.product} model:{model} "
-            f"device:{profile.product} transport_id:{transport}\n")  # fmt: skip
+    return (
+        f"{device.serial:<22} device product:{profile.product} model:{model} "
+        f"device:{profile.product} transport_id:{transport}\n"
+    )

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("adbutils", reason="the android extra is not installed")
 
-from guigraph.testing.adb_server import FakeAdbServer  # noqa: E402
+from guigraph.testing.adb_server import FakeAdbServer
 
 
 @pytest.fixture

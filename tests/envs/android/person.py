@@ -12,8 +12,11 @@ from guigraph.envs.simphone.tasks import make_task, plan_for
 from guigraph.geometry import Point
 from guigraph.types import Action, ActionType
 
-KEYS = {ActionType.PRESS_BACK: "BACK", ActionType.PRESS_HOME: "HOME",
-        ActionType.PRESS_RECENT: "APPSELECT"}  # fmt: skip
+KEYS = {
+    ActionType.PRESS_BACK: "BACK",
+    ActionType.PRESS_HOME: "HOME",
+    ActionType.PRESS_RECENT: "APPSELECT",
+}
 
 
 def gesture_of(action: Action, device: SimDevice) -> dict[str, object] | None:
@@ -47,8 +50,9 @@ def set_up(device: SimDevice, template_id: str, seed: int) -> None:
     device.set_task(make_task(template_id, seed), seed)
 
 
-def do_task(device: SimDevice, template_id: str, seed: int,
-            settle: Callable[[], None] = lambda: None) -> list[Action]:  # fmt: skip
+def do_task(
+    device: SimDevice, template_id: str, seed: int, settle: Callable[[], None] = lambda: None
+) -> list[Action]:
     """Carry out the task set up on the device as the expert would; returns the actions
     performed (waits left out). ``settle`` runs after each gesture."""
     task = make_task(template_id, seed)

@@ -26,8 +26,10 @@ def adb_daemons(port: int) -> list[int]:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if any(a.endswith(b"adb") for a in argv[:1]) and b"fork-server" in argv and any(
-            f"tcp:{port}".encode() in a for a in argv
+        if (
+            any(a.endswith(b"adb") for a in argv[:1])
+            and b"fork-server" in argv
+            and any(f"tcp:{port}".encode() in a for a in argv)
         ):
             found.append(int(proc.name))
     return found
@@ -35,8 +37,14 @@ def adb_daemons(port: int) -> list[int]:
 
 def _adb(port: int, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "ANDROID_SERIAL"}
-    return subprocess.run([adbutils.adb_path(), "-P", str(port), *args], capture_output=True,
-                          text=True, timeout=30, env=env, stdin=subprocess.DEVNULL)  # fmt: skip
+    return subprocess.run(
+        [adbutils.adb_path(), "-P", str(port), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_the_bundled_adb_lists_and_shells_the_fake_device() -> None:
@@ -59,20 +67,29 @@ GUIGRAPH = [sys.executable, "-c", "from guigraph.cli.main import main; main()"]
 
 
 def test_sim_adb_server_command_serves_until_adb_kills_it() -> None:
-    proc = subprocess.Popen([*GUIGRAPH, "sim", "adb-server", "--port", "0", "--serial",
-                             "emulator-5580"],
-                            stdout=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [*GUIGRAPH, "sim", "adb-server", "--port", "0", "--serial", "emulator-5580"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         port = int(line.split("127.0.0.1:")[1].split(":")[0])
         assert "emulator-5580\tdevice" in _adb(port, "devices").stdout
         env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port)}
-        shown = subprocess.run([*GUIGRAPH, "devices", "--json"],
-                               capture_output=True, text=True, env=env, timeout=60)  # fmt: skip
-        assert json.loads(shown.stdout) == [{"serial": "emulator-5580", "state": "device",
-                                             "model": "Pixel 7 Pro", "android": "14",
-                                             "screen": "360x780"}]  # fmt: skip
+        shown = subprocess.run(
+            [*GUIGRAPH, "devices", "--json"], capture_output=True, text=True, env=env, timeout=60
+        )
+        assert json.loads(shown.stdout) == [
+            {
+                "serial": "emulator-5580",
+                "state": "device",
+                "model": "Pixel 7 Pro",
+                "android": "14",
+                "screen": "360x780",
+            }
+        ]
         _adb(port, "kill-server")
         assert proc.wait(timeout=10) == 0
         assert adb_daemons(port) == []

@@ -75,19 +75,23 @@ def test_every_action_kind_reaches_the_device(adb_server: FakeAdbServer) -> None
         "input tap 90.00 390.00",
         "input swipe 90.00 390.00 90.00 390.00 800",
         "input swipe 180.00 585.00 180.00 195.00 300",
-        "input keyevent 4", "input keyevent 187", "input keyevent 3", "sleep 0.5",
-        "input keyevent 3", "input tap 222.50 102.00",
-    ]  # fmt: skip
+        "input keyevent 4",
+        "input keyevent 187",
+        "input keyevent 3",
+        "sleep 0.5",
+        "input keyevent 3",
+        "input tap 222.50 102.00",
+    ]
 
 
 def test_device_choice_by_serial_or_the_only_one(monkeypatch: pytest.MonkeyPatch) -> None:
     devices = [SimDevice(serial="emulator-5554"), SimDevice(serial="emulator-5556")]
     with FakeAdbServer(devices=devices, lifetime_s=60) as server:
         monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
-        with pytest.raises(EnvError, match="2 devices are attached .*emulator-5556.*--serial"):
+        with pytest.raises(EnvError, match=r"2 devices are attached .*emulator-5556.*--serial"):
             AndroidEnv()
         assert AndroidEnv("emulator-5556").serial == "emulator-5556"
-        with pytest.raises(EnvError, match="no device 'nope'.*emulator-5554"):
+        with pytest.raises(EnvError, match=r"no device 'nope'.*emulator-5554"):
             AndroidEnv("nope")
     with pytest.raises(EnvError, match=f"no ADB server answers at 127.0.0.1:{server.port}"):
         AndroidEnv()
@@ -132,5 +136,6 @@ def test_parsers_read_what_devices_print() -> None:
     with pytest.raises(EnvError, match="no screen size"):
         uixml.wm_size("error: no display")
     with pytest.raises(EnvError, match="no UI hierarchy"):
-        uixml.parse_hierarchy("ERROR: null root node returned by UiTestAutomationBridge.",
-                              ScreenSize(10, 10))  # fmt: skip
+        uixml.parse_hierarchy(
+            "ERROR: null root node returned by UiTestAutomationBridge.", ScreenSize(10, 10)
+        )

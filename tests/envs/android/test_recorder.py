@@ -42,13 +42,15 @@ def test_gestures_read_back_as_taps_long_presses_swipes_keys_and_text() -> None:
     assert touch_ranges(describe_devices(labels=False)) == (32767, 32767)
 
 
-def _record(server: FakeAdbServer, out: Path, template: str, seed: int) -> tuple[list[Action],
-                                                                                list[Action]]:  # fmt: skip
+def _record(
+    server: FakeAdbServer, out: Path, template: str, seed: int
+) -> tuple[list[Action], list[Action]]:
     set_up(server.device, template, seed)  # the phone as the person finds it
     env = AndroidEnv()
     captures: list[int] = []
-    recorder = PersonRecorder(env, "placeholder", out, idle_s=0.15, refresh_s=0.3,
-                              on_capture=captures.append)  # fmt: skip
+    recorder = PersonRecorder(
+        env, "placeholder", out, idle_s=0.15, refresh_s=0.3, on_capture=captures.append
+    )
     stop = threading.Event()
     result: list[object] = []
     worker = threading.Thread(target=lambda: result.append(recorder.run(stop)), daemon=True)

@@ -13,7 +13,7 @@ NASTY = {
     "; rm -rf /": ["input text ';%srm%s-rf%s/'"],
     "`reboot`": ["input text '`reboot`'"],
     "$(reboot) && ls | cat": ["input text '$(reboot)%s&&%sls%s|%scat'"],
-    "it's \"quoted\"": ["input text 'it'\"'\"'s%s\"quoted\"'"],
+    'it\'s "quoted"': ["input text 'it'\"'\"'s%s\"quoted\"'"],
     "100%sure": ["input text 100%", "input text sure"],
     "a % b": ["input text a%s%%sb"],
     "*.txt > /sdcard/x": ["input text '*.txt%s>%s/sdcard/x'"],
@@ -77,6 +77,17 @@ def test_non_ascii_needs_adbkeyboard_and_goes_through_its_broadcast(
     restore = [i for i, c in enumerate(said) if c.startswith("ime set com.google")]
     assert restore and restore[0] > said.index("ime set com.android.adbkeyboard/.AdbIME")
     assert {argv[0] for argv in adb_server.device.executed} <= {
-        "getprop", "guigraph-reset", "wm", "dumpsys", "screencap", "uiautomator", "cat",
-        "monkey", "pm", "input", "ime", "settings", "am",
-    }  # fmt: skip
+        "getprop",
+        "guigraph-reset",
+        "wm",
+        "dumpsys",
+        "screencap",
+        "uiautomator",
+        "cat",
+        "monkey",
+        "pm",
+        "input",
+        "ime",
+        "settings",
+        "am",
+    }

@@ -35,11 +35,11 @@ def _client(host: str, port: int) -> Any:
     adbutils = require("adbutils", "android")
     from adbutils._adb import AdbConnection
 
-    class _NoStartConnection(AdbConnection):  # type: ignore[misc]
+    class _NoStartConnection(AdbConnection):
         def _safe_connect(self) -> Any:
             return self._create_socket()
 
-    class _Client(adbutils.AdbClient):  # type: ignore[misc, name-defined]
+    class _Client(adbutils.AdbClient):  # type: ignore[name-defined]
         def make_connection(self, timeout: float | None = None) -> Any:
             try:
                 conn = _NoStartConnection(self.host, self.port)
@@ -65,9 +65,13 @@ class DeviceSummary:
     height: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"serial": self.serial, "state": self.state, "model": self.model,
-                "android": self.android, "screen": f"{self.width}x{self.height}"
-                if self.width else ""}  # fmt: skip
+        return {
+            "serial": self.serial,
+            "state": self.state,
+            "model": self.model,
+            "android": self.android,
+            "screen": f"{self.width}x{self.height}" if self.width else "",
+        }
 
 
 class AdbDevice:
@@ -124,8 +128,14 @@ class AdbDevice:
 
     def summary(self) -> DeviceSummary:
         size = self.screen()
-        return DeviceSummary(self.serial, "device", self.prop("ro.product.model"),
-                             self.prop("ro.build.version.release"), size.width, size.height)  # fmt: skip
+        return DeviceSummary(
+            self.serial,
+            "device",
+            self.prop("ro.product.model"),
+            self.prop("ro.build.version.release"),
+            size.width,
+            size.height,
+        )
 
 
 def list_devices() -> list[tuple[str, str]]:

@@ -69,8 +69,9 @@ class AndroidEnv(Env):
         self.simulated = self.device.prop("ro.guigraph.simphone") == "1"
         self.settle_timeout_s = settle_timeout_s
         # SimPhone has no animations: two screenshots agree at once, no pause is needed.
-        self.settle_poll_s = (0.0 if self.simulated else 0.25) if settle_poll_s is None else (
-            settle_poll_s)  # fmt: skip
+        self.settle_poll_s = (
+            (0.0 if self.simulated else 0.25) if settle_poll_s is None else (settle_poll_s)
+        )
         self.task: Task | None = None
         self._screen: ScreenSize | None = None
         self._packages: list[str] | None = None
@@ -165,8 +166,13 @@ class AndroidEnv(Env):
                 )
         elements, error = self._elements()
         package, activity = self.device.foreground()
-        observation = Observation(screen=self.screen, screenshot=png, elements=elements,
-                                  app=package or None, activity=activity or None)  # fmt: skip
+        observation = Observation(
+            screen=self.screen,
+            screenshot=png,
+            elements=elements,
+            app=package or None,
+            activity=activity or None,
+        )
         return observation, error
 
     def _elements(self) -> tuple[tuple[Any, ...] | None, str | None]:
@@ -178,8 +184,9 @@ class AndroidEnv(Env):
                 error = f"uiautomator dump failed: {said.strip()[:160] or 'no output'}"
                 continue
             try:
-                return uixml.parse_hierarchy(self.device.shell(f"cat {DUMP_PATH}"),
-                                             self.screen), None  # fmt: skip
+                return uixml.parse_hierarchy(
+                    self.device.shell(f"cat {DUMP_PATH}"), self.screen
+                ), None
             except EnvError as exc:
                 error = str(exc)
         return None, f"{error}; the screen has no UI tree this step"
@@ -243,8 +250,10 @@ class AndroidEnv(Env):
 
     def _type_unicode(self, text: str) -> str | None:
         if ADB_KEYBOARD_IME not in self.device.shell("ime list -s"):
-            return (f"cannot type {text!r}: `input text` types ASCII only; install and enable "
-                    "ADBKeyboard (com.android.adbkeyboard) to type other characters")  # fmt: skip
+            return (
+                f"cannot type {text!r}: `input text` types ASCII only; install and enable "
+                "ADBKeyboard (com.android.adbkeyboard) to type other characters"
+            )
         current = self.device.shell("settings get secure default_input_method").strip()
         if current != ADB_KEYBOARD_IME:
             self.device.shell(f"ime set {ADB_KEYBOARD_IME}")
@@ -269,8 +278,11 @@ class AndroidEnv(Env):
         """A package given as such, or the one package whose last part is the name."""
         if self._packages is None:
             listing = self.device.shell("pm list packages")
-            self._packages = [line.removeprefix("package:").strip()
-                              for line in listing.splitlines() if line.startswith("package:")]  # fmt: skip
+            self._packages = [
+                line.removeprefix("package:").strip()
+                for line in listing.splitlines()
+                if line.startswith("package:")
+            ]
         if name in self._packages:
             return name
         wanted = name.lower().replace(" ", "")
@@ -288,8 +300,10 @@ class AndroidEnv(Env):
             ):
                 x, y = self._pixels(element.bbox.center)
                 return self._run(f"input tap {x} {y}")
-        return (f"no app {label!r} on device {self.serial}: it is neither an installed package "
-                "nor the label of an icon on the home screen")  # fmt: skip
+        return (
+            f"no app {label!r} on device {self.serial}: it is neither an installed package "
+            "nor the label of an icon on the home screen"
+        )
 
 
 def _png_size(png: bytes) -> tuple[int, int]:

@@ -47,11 +47,14 @@ def key_names(char: str) -> tuple[bool, str]:
     raise ValueError(f"no key types {char!r}")
 
 
-
 _LINE = re.compile(r"\[\s*([\d.]+)\]\s+(\S+):\s+(\S+)\s+(\S+)\s+(\S+)")
 _RANGE = re.compile(r"(ABS_MT_POSITION_[XY]|ABS_[XY]|003[56]|000[01])\s*:.*?max (\d+)")
-_KEYS = {"KEY_BACK": ActionType.PRESS_BACK, "KEY_HOME": ActionType.PRESS_HOME,
-         "KEY_HOMEPAGE": ActionType.PRESS_HOME, "KEY_APPSELECT": ActionType.PRESS_RECENT}  # fmt: skip
+_KEYS = {
+    "KEY_BACK": ActionType.PRESS_BACK,
+    "KEY_HOME": ActionType.PRESS_HOME,
+    "KEY_HOMEPAGE": ActionType.PRESS_HOME,
+    "KEY_APPSELECT": ActionType.PRESS_RECENT,
+}
 _AXES = {"0035": "ABS_MT_POSITION_X", "0036": "ABS_MT_POSITION_Y", "0000": "ABS_X", "0001": "ABS_Y"}
 _CHARS: dict[tuple[bool, str], str] = {
     **{(False, f"KEY_{name}"): char for char, name in PLAIN_KEYS.items()},

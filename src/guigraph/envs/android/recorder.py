@@ -128,9 +128,13 @@ class PersonRecorder:
             return Recording(None, episode_id)
         steps = [*self._steps, Step(len(self._steps), last, Action(ActionType.COMPLETE))]
         summary = self.env.device.summary()
-        device = DeviceInfo(summary.model or self.env.serial, summary.width, summary.height,
-                            product=self.env.device.prop("ro.product.device"),
-                            release_version=summary.android)  # fmt: skip
+        device = DeviceInfo(
+            summary.model or self.env.serial,
+            summary.width,
+            summary.height,
+            product=self.env.device.prop("ro.product.device"),
+            release_version=summary.android,
+        )
         apps = [s.observation.app or "" for s in steps]
         episode = Episode(
             episode_id=episode_id,

@@ -78,15 +78,20 @@ def _clip(value: float) -> float:
 # dumpsys -------------------------------------------------------------------------------------
 _FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/([\w.$]+)\}")
 _FOCUSED_APP = re.compile(r"mFocusedApp=.*?\{\S+ \S+ ([\w.]+)/([\w.$]+)")
-_RESUMED = re.compile(r"(?:topResumedActivity|mResumedActivity|ResumedActivity)[:=].*?\{\S+ \S+ "
-                      r"([\w.]+)/([\w.$]+)")  # fmt: skip
+_RESUMED = re.compile(
+    r"(?:topResumedActivity|mResumedActivity|ResumedActivity)[:=].*?\{\S+ \S+ "
+    r"([\w.]+)/([\w.$]+)"
+)
 
 
 def foreground(dumpsys_window: str, dumpsys_activity: str = "") -> tuple[str, str]:
     """(package, activity) in front, from ``dumpsys window`` (or ``dumpsys activity
     activities``); an activity given as ``.Main`` is made whole. ("", "") when none is."""
-    for pattern, text in ((_FOCUS, dumpsys_window), (_FOCUSED_APP, dumpsys_window),
-                          (_RESUMED, dumpsys_activity)):  # fmt: skip
+    for pattern, text in (
+        (_FOCUS, dumpsys_window),
+        (_FOCUSED_APP, dumpsys_window),
+        (_RESUMED, dumpsys_activity),
+    ):
         match = pattern.search(text)
         if match:
             package, activity = match.groups()
@@ -106,7 +111,9 @@ def wm_size(text: str) -> ScreenSize:
     return ScreenSize(*size)
 
 
-_ROTATION = re.compile(r"(?:SurfaceOrientation|mCurrentRotation|mRotation)[:=]\s*(?:ROTATION_)?(\d+)")
+_ROTATION = re.compile(
+    r"(?:SurfaceOrientation|mCurrentRotation|mRotation)[:=]\s*(?:ROTATION_)?(\d+)"
+)
 
 
 def rotation(text: str) -> int:

@@ -71,7 +71,7 @@ class SimDevice:
         self._png: tuple[int, bytes] | None = None
 
     @property
-    def profile(self):  # noqa: ANN201 - the DeviceProfile
+    def profile(self):
         return self.phone.device
 
     def set_task(self, task: Task, seed: int) -> None:
@@ -253,9 +253,11 @@ def _dumpsys(dev: SimDevice, args: list[str]) -> str:
     package, activity = dev.foreground()
     what = args[0] if args else ""
     if what == "window":
-        return (f"  mCurrentRotation=ROTATION_0\n"
-                f"  mCurrentFocus=Window{{4f1c2a u0 {package}/{package}{activity}}}\n"
-                f"  mFocusedApp=ActivityRecord{{9d3e1b u0 {package}/{activity} t12}}\n")  # fmt: skip
+        return (
+            f"  mCurrentRotation=ROTATION_0\n"
+            f"  mCurrentFocus=Window{{4f1c2a u0 {package}/{package}{activity}}}\n"
+            f"  mFocusedApp=ActivityRecord{{9d3e1b u0 {package}/{activity} t12}}\n"
+        )
     if what == "activity":
         return f"  topResumedActivity=ActivityRecord{{9d3e1b u0 {package}/{activity} t12}}\n"
     if what == "input":
@@ -352,7 +354,7 @@ def _keyevent(dev: SimDevice, key: str) -> None:
 def _launch(dev: SimDevice, package: str) -> str:
     app = app_of_package(package)
     if app is None or (app not in APPS and app != "system"):
-        return (f"** No activities found to run, monkey aborted.\n")  # fmt: skip
+        return "** No activities found to run, monkey aborted.\n"
     if app == "system":
         dev.act(Action(ActionType.PRESS_HOME))
     else:

@@ -17,7 +17,6 @@ all fails on ``no-ids`` (elements carry text, role and bounds only, as on many w
 from __future__ import annotations
 
 from dataclasses import replace
-
 from typing import TYPE_CHECKING
 
 from guigraph.envs.conventions import ANDROID, Conventions, IdScheme

@@ -99,15 +99,18 @@ def hierarchy_xml(view: PhoneView, device: DeviceProfile, rotation: int = 0) -> 
     full = (0, 0, device.width, device.height)
     decor = _Node("android.widget.FrameLayout", full)
     if view.popup is not None and view.popup.dialog_box is not None:
-        content = decor.add(_Node("android.widget.FrameLayout", view.popup.dialog_box,
-                                  rid="android:id/content"))  # fmt: skip
+        content = decor.add(
+            _Node("android.widget.FrameLayout", view.popup.dialog_box, rid="android:id/content")
+        )
         _dialog(content, view.popup, view.app)
     else:
         frame = decor.add(_Node("android.widget.LinearLayout", full))
         content = frame.add(_Node("android.widget.FrameLayout", full, rid="android:id/content"))
         _screen(content, view, device)
-    out = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
-           f'<hierarchy rotation="{rotation}">']  # fmt: skip
+    out = [
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
+        f'<hierarchy rotation="{rotation}">',
+    ]
     decor.write(out, package, 0, 1)
     out.append("</hierarchy>")
     return "\n".join(out) + "\n"
@@ -134,8 +137,12 @@ def _leaf(placed: Placed, app: str, focus: str | None) -> _Node:
 
 
 def _span(placed: list[Placed]) -> tuple[int, int, int, int]:
-    return (min(p.box[0] for p in placed), min(p.box[1] for p in placed),
-            max(p.box[2] for p in placed), max(p.box[3] for p in placed))  # fmt: skip
+    return (
+        min(p.box[0] for p in placed),
+        min(p.box[1] for p in placed),
+        max(p.box[2] for p in placed),
+        max(p.box[3] for p in placed),
+    )
 
 
 def _fill(parent: _Node, placed: list[Placed], app: str, focus: str | None) -> None:
@@ -164,23 +171,33 @@ def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
     for placed in layout.placed:
         regions.setdefault(placed.region, []).append(placed)
     if regions.get("appbar"):
-        bar = root.add(_Node("android.view.ViewGroup", _span(regions["appbar"]),
-                             rid=_rid(app, "toolbar")))  # fmt: skip
+        bar = root.add(
+            _Node("android.view.ViewGroup", _span(regions["appbar"]), rid=_rid(app, "toolbar"))
+        )
         _fill(bar, regions["appbar"], app, focus)
     if regions.get("header"):
-        head = root.add(_Node("android.widget.LinearLayout", _span(regions["header"]),
-                              rid=_rid(app, "header")))  # fmt: skip
+        head = root.add(
+            _Node("android.widget.LinearLayout", _span(regions["header"]), rid=_rid(app, "header"))
+        )
         _fill(head, regions["header"], app, focus)
     body_box = layout.body_box
     scrolls = layout.max_scroll > 0
-    body = root.add(_Node(
-        "androidx.recyclerview.widget.RecyclerView" if scrolls else "android.widget.LinearLayout",
-        body_box, rid=_rid(app, "list" if scrolls else "body"), scrollable=scrolls,
-    ))  # fmt: skip
+    body = root.add(
+        _Node(
+            "androidx.recyclerview.widget.RecyclerView"
+            if scrolls
+            else "android.widget.LinearLayout",
+            body_box,
+            rid=_rid(app, "list" if scrolls else "body"),
+            scrollable=scrolls,
+        )
+    )
     _fill(body, regions.get("body", []), app, focus)
-    for region, cls, key in (("bottom", "android.widget.LinearLayout", "bottom_bar"),
-                             ("fab", "android.widget.FrameLayout", "fab_frame"),
-                             ("keyboard", "android.widget.FrameLayout", "keyboard")):  # fmt: skip
+    for region, cls, key in (
+        ("bottom", "android.widget.LinearLayout", "bottom_bar"),
+        ("fab", "android.widget.FrameLayout", "fab_frame"),
+        ("keyboard", "android.widget.FrameLayout", "keyboard"),
+    ):
         if regions.get(region):
             holder = root.add(_Node(cls, _span(regions[region]), rid=_rid(app, key)))
             _fill(holder, regions[region], app, focus)
@@ -189,17 +206,30 @@ def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
 def _dialog(content: _Node, popup: Layout, app: str) -> None:
     """A dialog as AlertDialog lays it out: title and message under framework ids."""
     assert popup.dialog_box is not None
-    panel = content.add(_Node("android.widget.LinearLayout", popup.dialog_box,
-                              rid=_rid(app, "parentPanel")))  # fmt: skip
+    panel = content.add(
+        _Node("android.widget.LinearLayout", popup.dialog_box, rid=_rid(app, "parentPanel"))
+    )
     rest: list[Placed] = []
     for placed in popup.placed:
         key = placed.widget.key
         if key == "dialog_title":
-            panel.add(_Node("android.widget.TextView", placed.box, text=placed.widget.text,
-                            rid="android:id/title"))  # fmt: skip
+            panel.add(
+                _Node(
+                    "android.widget.TextView",
+                    placed.box,
+                    text=placed.widget.text,
+                    rid="android:id/title",
+                )
+            )
         elif key == "dialog_message":
-            panel.add(_Node("android.widget.TextView", placed.box, text=placed.widget.text,
-                            rid="android:id/message"))  # fmt: skip
+            panel.add(
+                _Node(
+                    "android.widget.TextView",
+                    placed.box,
+                    text=placed.widget.text,
+                    rid="android:id/message",
+                )
+            )
         else:
             rest.append(placed)
     _fill(panel, rest, app, None)
