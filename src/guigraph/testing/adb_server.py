@@ -150,9 +150,11 @@ class _Session:
         alive = [d for d in self.server.devices if "unplugged" not in d.faults]
         if serial is None:
             return alive[0] if len(alive) == 1 else None
-        if serial.isdigit():  # a transport id
+        if serial.isdigit():  # a transport id: the device's place on the server, from 1
             index = int(serial) - 1
-            return alive[index] if 0 <= index < len(alive) else None
+            everyone = self.server.devices
+            found = everyone[index] if 0 <= index < len(everyone) else None
+            return found if any(found is d for d in alive) else None
         return next((d for d in alive if d.serial == serial), None)
 
     def _host(self, request: str) -> bool:
@@ -163,7 +165,8 @@ class _Session:
         elif request == "host:devices":
             self._okay("".join(f"{d.serial}\tdevice\n" for d in devices))
         elif request == "host:devices-l":
-            self._okay("".join(_long_line(d, i + 1) for i, d in enumerate(devices)))
+            ids = {id(d): n for n, d in enumerate(self.server.devices, start=1)}
+            self._okay("".join(_long_line(d, ids[id(d)]) for d in devices))
         elif request == "host:kill":
             self._okay()
             self.server._stop.set()
@@ -194,7 +197,8 @@ class _Session:
         self.device = device
         self._okay()
         if kind == "tport":
-            self.conn.sendall(struct.pack("<Q", self.server.devices.index(device) + 1))
+            number = next(n for n, d in enumerate(self.server.devices, 1) if d is device)
+            self.conn.sendall(struct.pack("<Q", number))
         return True
 
     def _query(self, request: str) -> None:

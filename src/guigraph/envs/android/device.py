@@ -9,7 +9,9 @@ here are made without that fallback, and a missing server or device is one clear
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +40,16 @@ def _client(host: str, port: int) -> Any:
     class _NoStartConnection(AdbConnection):
         def _safe_connect(self) -> Any:
             return self._create_socket()
+
+        def close(self) -> None:
+            # adbutils pauses 10 ms in every close; a whole answer has been read here by then.
+            sock = getattr(self, "_AdbConnection__conn", None)
+            if sock is None:
+                return
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_WR)
+            sock.close()
+            self._AdbConnection__conn = None
 
     class _Client(adbutils.AdbClient):  # type: ignore[name-defined]
         def make_connection(self, timeout: float | None = None) -> Any:
@@ -81,7 +93,13 @@ class AdbDevice:
         self.host, self.port = server_address()
         self.client = _client(self.host, self.port)
         self.serial = choose_serial(self.client, serial)
-        self._device = self.client.device(serial=self.serial)
+        # By transport id: adbutils asks the server's version before every command by serial.
+        ids = {i.serial: i.tags.get("transport_id") for i in self.client.list(extended=True)}
+        transport = ids.get(self.serial)
+        if transport and transport.isdigit():
+            self._device = self.client.device(transport_id=int(transport))
+        else:
+            self._device = self.client.device(serial=self.serial)
 
     def shell(self, command: str, timeout: float = SHELL_TIMEOUT_S) -> str:
         return self.shell_bytes(command, timeout).decode("utf-8", "replace")
