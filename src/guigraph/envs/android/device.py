@@ -111,6 +111,8 @@ class AdbDevice:
         except EnvError as exc:
             raise EnvError(f"device {self.serial} is gone: {exc}") from None
         except (adbutils.AdbError, OSError) as exc:
+            if "not found" in str(exc) or "offline" in str(exc):
+                raise EnvError(f"device {self.serial} is gone (unplugged?): {exc}") from None
             raise EnvError(f"device {self.serial}: `{command[:60]}` failed: {exc}") from None
         return bytes(out)
 

@@ -56,6 +56,8 @@ class SimDevice:
     popup_rate: float = 0.1
     adb_keyboard: bool = False
     faults: set[str] = field(default_factory=set)
+    #: Unplug the device after this many shell commands (a cable pulled mid-run).
+    unplug_after: int | None = None
     commands: list[str] = field(default_factory=list)
     executed: list[list[str]] = field(default_factory=list)
 
@@ -84,6 +86,8 @@ class SimDevice:
     def shell(self, command: str) -> ShellResult:
         with self.lock:
             self.commands.append(command)
+            if self.unplug_after is not None and len(self.commands) >= self.unplug_after:
+                self.faults.add("unplugged")  # this command still runs; the next finds no device
             try:
                 parts = _split_commands(command)
             except ValueError as exc:
