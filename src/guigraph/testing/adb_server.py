@@ -7,8 +7,8 @@ adb server on tcp:5037: a request is 4 hex digits of length and the text; the an
 and start a real server), ``host:devices``, ``host:devices-l``, ``host:features``,
 ``host:transport:<serial>`` / ``host:transport-any`` / ``host:transport-id:<n>``,
 ``host:tport:…`` (newer clients), ``host-serial:<serial>:<query>``, ``host:kill``, and on a
-chosen device ``shell:<command>`` (v1: raw output, then close) and ``shell,v2,…:<command>``
-(packets). What each shell command does is :class:`guigraph.envs.simphone.adb_device.SimDevice`.
+chosen device ``shell:<command>`` and ``exec-out:<command>`` (raw output, then close) and
+``shell,v2,…:<command>`` (packets). What each shell command does is :class:`guigraph.envs.simphone.adb_device.SimDevice`.
 
 ``FakeAdbServer`` binds 127.0.0.1 (a free port by default), serves from daemon threads and
 stops on ``close()``, on ``host:kill``, or after ``lifetime_s`` seconds when given.
@@ -231,7 +231,7 @@ class _Session:
         device = self.device
         assert device is not None
         service, _, command = request.partition(":")
-        if service == "shell":
+        if service in ("shell", "exec-out"):
             self._shell(device, command, v2=False)
         elif service.startswith("shell,"):
             self._shell(device, command, v2="v2" in service.split(","))

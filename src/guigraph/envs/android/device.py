@@ -104,10 +104,17 @@ class AdbDevice:
     def shell(self, command: str, timeout: float = SHELL_TIMEOUT_S) -> str:
         return self.shell_bytes(command, timeout).decode("utf-8", "replace")
 
-    def shell_bytes(self, command: str, timeout: float = SHELL_TIMEOUT_S) -> bytes:
+    def shell_bytes(
+        self, command: str, timeout: float = SHELL_TIMEOUT_S, binary: bool = False
+    ) -> bytes:
+        """The command's output; ``binary`` runs it through ``exec-out:`` (never a terminal,
+        so a PNG is not mangled by newline translation on old devices)."""
         adbutils = require("adbutils", "android")
         try:
-            out = self._device.shell(command, timeout=timeout, encoding=None)
+            if binary:
+                out = self._exec_out(command, timeout)
+            else:
+                out = self._device.shell(command, timeout=timeout, encoding=None)
         except EnvError as exc:
             raise EnvError(f"device {self.serial} is gone: {exc}") from None
         except (adbutils.AdbError, OSError) as exc:
@@ -115,6 +122,15 @@ class AdbDevice:
                 raise EnvError(f"device {self.serial} is gone (unplugged?): {exc}") from None
             raise EnvError(f"device {self.serial}: `{command[:60]}` failed: {exc}") from None
         return bytes(out)
+
+    def _exec_out(self, command: str, timeout: float) -> bytes:
+        conn = self._device.open_transport(timeout=timeout)
+        try:
+            conn.send_command(f"exec-out:{command}")
+            conn.check_okay()
+            return bytes(conn.read_until_close(encoding=None))
+        finally:
+            conn.close()
 
     def stream(self, command: str) -> Any:
         """A shell whose output is read as it comes (an adbutils connection: ``.conn``)."""

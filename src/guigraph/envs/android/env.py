@@ -137,7 +137,7 @@ class AndroidEnv(Env):
 
     # Observing -----------------------------------------------------------------------------
     def _screenshot(self) -> bytes:
-        png = self.device.shell_bytes("screencap -p")
+        png = self.device.shell_bytes("screencap -p", binary=True)
         if not png.startswith(b"\x89PNG"):
             raise EnvError(f"device {self.serial}: screencap gave no PNG ({png[:40]!r})")
         return png
