@@ -8,7 +8,8 @@ and start a real server), ``host:devices``, ``host:devices-l``, ``host:features`
 ``host:transport:<serial>`` / ``host:transport-any`` / ``host:transport-id:<n>``,
 ``host:tport:…`` (newer clients), ``host-serial:<serial>:<query>``, ``host:kill``, and on a
 chosen device ``shell:<command>`` and ``exec-out:<command>`` (raw output, then close) and
-``shell,v2,…:<command>`` (packets). What each shell command does is :class:`guigraph.envs.simphone.adb_device.SimDevice`.
+``shell,v2,…:<command>`` (packets). What each shell command does is
+:class:`guigraph.envs.simphone.adb_device.SimDevice`.
 
 ``FakeAdbServer`` binds 127.0.0.1 (a free port by default), serves from daemon threads and
 stops on ``close()``, on ``host:kill``, or after ``lifetime_s`` seconds when given.

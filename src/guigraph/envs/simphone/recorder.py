@@ -246,9 +246,9 @@ def record(
         "device": device,
         "version": version,
         "noise": noise,
+        "skin": skin,
         "popup_rate": popup_rate_for(noise),
         "holdout_templates": list(holdout),
-        "skin": skin,
         "episodes": manifest_episodes,
     }
     (out / "simphone.json").write_text(json.dumps(manifest, indent=1) + "\n")
