@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("adbutils", reason="the android extra is not installed")
 
 from guigraph.testing.adb_server import FakeAdbServer
+from tests.envs.android.procs import adb_daemons
 
 
 @pytest.fixture
@@ -18,3 +19,4 @@ def adb_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAdbServer]:
         monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(server.port))
         monkeypatch.delenv("ANDROID_SERIAL", raising=False)
         yield server
+    assert adb_daemons(server.port) == [], "a real adb server was started on the test's port"

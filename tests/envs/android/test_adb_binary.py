@@ -7,32 +7,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from guigraph.testing.adb_server import FakeAdbServer
+from tests.envs.android.procs import adb_daemons
 
 adbutils = pytest.importorskip("adbutils")
-
-
-def adb_daemons(port: int) -> list[int]:
-    """Pids of adb servers listening on ``port`` (a real one started by a client)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            argv = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if (
-            any(a.endswith(b"adb") for a in argv[:1])
-            and b"fork-server" in argv
-            and any(f"tcp:{port}".encode() in a for a in argv)
-        ):
-            found.append(int(proc.name))
-    return found
 
 
 def _adb(port: int, *args: str) -> subprocess.CompletedProcess[str]:
