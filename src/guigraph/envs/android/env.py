@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import shlex
 import time
-from typing import Any
 
 from guigraph.envs.android import uixml
 from guigraph.envs.android.device import AdbDevice
@@ -36,7 +35,7 @@ from guigraph.envs.android.text_input import (
 from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.errors import EnvError
 from guigraph.geometry import NORM_MAX, Point, ScreenSize
-from guigraph.types import Action, ActionType, Observation, ScrollDirection, Task
+from guigraph.types import Action, ActionType, Observation, ScrollDirection, Task, UIElement
 
 DUMP_PATH = "/sdcard/guigraph_window_dump.xml"
 KEYCODES = {ActionType.PRESS_BACK: 4, ActionType.PRESS_HOME: 3, ActionType.PRESS_RECENT: 187}
@@ -69,9 +68,9 @@ class AndroidEnv(Env):
         self.simulated = self.device.prop("ro.guigraph.simphone") == "1"
         self.settle_timeout_s = settle_timeout_s
         # SimPhone has no animations: two screenshots agree at once, no pause is needed.
-        self.settle_poll_s = (
-            (0.0 if self.simulated else 0.25) if settle_poll_s is None else (settle_poll_s)
-        )
+        if settle_poll_s is None:
+            settle_poll_s = 0.0 if self.simulated else 0.25
+        self.settle_poll_s = settle_poll_s
         self.task: Task | None = None
         self._screen: ScreenSize | None = None
         self._packages: list[str] | None = None
@@ -175,7 +174,7 @@ class AndroidEnv(Env):
         )
         return observation, error
 
-    def _elements(self) -> tuple[tuple[Any, ...] | None, str | None]:
+    def _elements(self) -> tuple[tuple[UIElement, ...] | None, str | None]:
         """The UI tree, or None and why (one retry: a dump fails while the UI animates)."""
         error = ""
         for _ in range(2):
