@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guigraph.envs.android.env import AndroidEnv
 from guigraph.envs.android.text_input import input_text_commands, needs_adb_keyboard
+from guigraph.envs.simphone.adb_commands import _device_text
+from guigraph.envs.simphone.adb_device import _split_commands
 from guigraph.testing.adb_server import FakeAdbServer
 from guigraph.types import Action, Task
 
@@ -91,3 +95,25 @@ def test_non_ascii_needs_adbkeyboard_and_goes_through_its_broadcast(
         "settings",
         "am",
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E) | st.just("\n")))
+def test_any_ascii_text_types_back_exactly_and_runs_nothing_else(text: str) -> None:
+    typed = ""
+    for command in input_text_commands(text):
+        programs = _split_commands(command)  # what the device's sh -c would run
+        assert len(programs) == 1 and programs[0][:2] in (["input", "text"], ["input", "keyevent"])
+        argv = programs[0]
+        assert len(argv) == 3, argv
+        typed += _device_text(argv[2]) if argv[1] == "text" else "\n"
+    assert typed == text
+
+
+def test_the_fake_shell_reads_commands_as_sh_does() -> None:
+    assert _split_commands("input text '&'") == [["input", "text", "&"]]
+    assert _split_commands("input text a;rm -rf /") == [["input", "text", "a"], ["rm", "-rf", "/"]]
+    assert _split_commands("echo `id`")[0][0] == "<command substitution>"
+    assert _split_commands('echo "$(id)"')[0][0] == "<command substitution>"
+    assert _split_commands("echo '$(id)'") == [["echo", "$(id)"]]
+    assert _split_commands("a | b > c") == [["a"], ["b"], ["c"]]

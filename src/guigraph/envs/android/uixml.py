@@ -112,7 +112,8 @@ def wm_size(text: str) -> ScreenSize:
 
 
 _ROTATION = re.compile(
-    r"(?:SurfaceOrientation|mCurrentRotation|mRotation)[:=]\s*(?:ROTATION_)?(\d+)"
+    r"(?:SurfaceOrientation|mCurrentRotation|mRotation|INTERNAL:.*?orientation)[:=]\s*"
+    r"(?:ROTATION_)?(\d+)"
 )
 
 

@@ -19,7 +19,6 @@ A person's touches go through :meth:`SimDevice.perform`: they move the phone and
 
 from __future__ import annotations
 
-import shlex
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -200,31 +199,53 @@ def _shrunk(png: bytes) -> bytes:
 
 
 def _split_commands(command: str) -> list[list[str]]:
-    """The programs ``sh -c command`` would run: quoted text is one word; unquoted ``;``, ``&``,
-    ``|`` and newlines separate commands; a backtick or ``$(`` outside single quotes is a
-    command substitution (run too, so it is logged as a command of its own)."""
+    """The programs ``sh -c command`` would run, each as its words.
+
+    As sh reads it: single quotes keep everything literal, double quotes all but ``$`` and
+    backticks, a backslash escapes the next character; outside quotes blanks separate words and
+    ``;``, ``&``, ``|``, ``<``, ``>`` and newlines separate commands. A backtick or ``$(``
+    outside single quotes is a command substitution: it would run too, so it is reported as a
+    command of its own (``<command substitution>``).
+    """
     parts: list[list[str]] = []
-    quote = ""
-    for i, char in enumerate(command):
+    words: list[str] = []
+    word: str | None = None  # None: no word started (an empty '' still makes a word)
+    quote, i = "", 0
+    while i < len(command):
+        char = command[i]
         if quote == "'":
-            quote = "" if char == "'" else quote
-        elif char == "'" and quote == "":
-            quote = "'"
-        elif char == '"':
-            quote = "" if quote == '"' else '"'
+            if char == "'":
+                quote = ""
+            else:
+                word = (word or "") + char
+        elif char == "\\" and i + 1 < len(command) and quote == "":
+            word = (word or "") + command[i + 1]
+            i += 1
+        elif char in "'\"" and quote in ("", char):
+            quote = "" if quote == char else char
+            word = word or ""
         elif char == "`" or (char == "$" and command[i + 1 : i + 2] == "("):
             parts.append(["<command substitution>", command[i:]])
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|\n")
-    lexer.whitespace = " \t\r"
-    lexer.whitespace_split = True
-    current: list[str] = []
-    for token in lexer:
-        if token and set(token) <= set(";&|\n"):
-            if current:
-                parts.append(current)
-            current = []
+            word = (word or "") + char
+        elif quote == '"':
+            word = (word or "") + char
+        elif char in " \t\r":
+            if word is not None:
+                words.append(word)
+            word = None
+        elif char in ";&|<>\n":
+            if word is not None:
+                words.append(word)
+            if words:
+                parts.append(words)
+            words, word = [], None
         else:
-            current.append(token)
-    if current:
-        parts.append(current)
+            word = (word or "") + char
+        i += 1
+    if quote:
+        raise ValueError(f"unterminated {quote} quote")
+    if word is not None:
+        words.append(word)
+    if words:
+        parts.append(words)
     return parts
