@@ -13,7 +13,7 @@ from guigraph.envs.android.env import AndroidEnv
 from guigraph.envs.android.getevent import GestureReader, touch_ranges
 from guigraph.envs.android.recorder import PersonRecorder
 from guigraph.envs.simphone.gestures import describe_devices, gesture_events
-from guigraph.geometry import ScreenSize
+from guigraph.geometry import Point, ScreenSize
 from guigraph.testing.adb_server import FakeAdbServer
 from guigraph.types import Action, ActionType
 from tests.envs.android.person import do_task, set_up
@@ -42,8 +42,18 @@ def test_gestures_read_back_as_taps_long_presses_swipes_keys_and_text() -> None:
     assert touch_ranges(describe_devices(labels=False)) == (32767, 32767)
 
 
+#: What a person does after the task: a swipe, a long press, recent apps, back and home.
+AFTERWARDS: list[tuple[dict[str, object], Action]] = [
+    ({"swipe": (180.0, 600.0, 180.0, 250.0)}, Action.swipe(Point(500, 769.23), Point(500, 320.51))),
+    ({"long": (90.0, 390.0)}, Action.long_press(250, 500)),
+    ({"key": "APPSELECT"}, Action(ActionType.PRESS_RECENT)),
+    ({"key": "BACK"}, Action(ActionType.PRESS_BACK)),
+    ({"key": "HOME"}, Action(ActionType.PRESS_HOME)),
+]
+
+
 def _record(
-    server: FakeAdbServer, out: Path, template: str, seed: int
+    server: FakeAdbServer, out: Path, template: str, seed: int, afterwards: bool = False
 ) -> tuple[list[Action], list[Action]]:
     set_up(server.device, template, seed)  # the phone as the person finds it
     env = AndroidEnv()
@@ -69,6 +79,10 @@ def _record(
     while not captures and time.monotonic() < deadline:
         time.sleep(0.02)
     performed = do_task(server.device, template, seed, settle)
+    for gesture, action in AFTERWARDS if afterwards else ():
+        server.device.perform(gesture)
+        performed.append(action)
+        settle()
     stop.set()
     worker.join(timeout=20)
     [recording] = result
@@ -79,7 +93,17 @@ def _record(
 def test_a_recorded_demonstration_reproduces_what_the_person_did(
     adb_server: FakeAdbServer, tmp_path: Path
 ) -> None:
-    performed, recorded = _record(adb_server, tmp_path / "rec", "info.note", 5)
+    performed, recorded = _record(adb_server, tmp_path / "rec", "info.note", 5, afterwards=True)
+    kinds = {a.type for a in performed}
+    assert {
+        ActionType.CLICK,
+        ActionType.TYPE,
+        ActionType.SCROLL,
+        ActionType.LONG_PRESS,
+        ActionType.PRESS_BACK,
+        ActionType.PRESS_HOME,
+        ActionType.PRESS_RECENT,
+    } <= kinds
     assert recorded[-1].type is ActionType.COMPLETE
     recorded = recorded[:-1]
     assert [a.type for a in recorded] == [a.type for a in performed]
