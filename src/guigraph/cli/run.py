@@ -92,6 +92,14 @@ def run(
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
+    model_config: options.ModelConfigFile = None,
+    text_only: options.TextOnly = False,
+    timeout: options.Timeout = None,
+    max_tokens: options.MaxTokens = None,
+    retries: options.Retries = None,
+    coords: options.Coords = None,
+    structured: options.Structured = None,
+    model_set: options.ModelSet = None,
 ) -> None:
     """Run the agent team on one task in any world (model-free by default), printing each step."""
     from contextlib import ExitStack
@@ -127,10 +135,14 @@ def run(
         callbacks.append(TrajectoryWriter(out))
     try:
         with ExitStack() as resources:
+            models = options.role_models(
+                model, base_url, model_config, text_only, timeout, max_tokens, retries, coords,
+                structured, model_set,
+            )  # fmt: skip
             make_team, hub = team_factory(
                 policy, knowledge, resources, memory=memory, verify=verify, history=history,
-                use_graph=not no_graph, model=model, base_url=base_url,
-                action_space=world.action_space,
+                use_graph=not no_graph, models=models, action_space=world.action_space,
+                usage_path=out / "usage.json" if out is not None else None,
             )  # fmt: skip
             team = make_team(the_task)
             budget = Budget(max_steps)

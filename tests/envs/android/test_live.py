@@ -1,4 +1,4 @@
-"""On a real phone or emulator: run only with ``GUIGRAPH_SERIAL=<serial>`` (see README).
+"""On a real phone or emulator: ``GUIGRAPH_SERIAL=<serial> pytest -m live <this file>`` (README).
 
 They use the adb server already running (``adb start-server``; ``ANDROID_ADB_SERVER_PORT``
 when it is not on 5037) and do nothing but look, wait, go back and go home.
