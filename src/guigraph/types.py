@@ -216,6 +216,10 @@ class UIElement:
     scrollable: bool = False
     focused: bool = False
     checked: bool = False
+    #: The app package the element belongs to, where the world says (Android's UI tree).
+    package: str = ""
+    #: False for a greyed-out control (Android's ``enabled``); most worlds never say.
+    enabled: bool = True
 
     def __post_init__(self) -> None:
         if self.bbox.space is not CoordSpace.NORM:
@@ -228,12 +232,14 @@ class UIElement:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bbox": self.bbox.as_list()}
-        for name in ("text", "content_desc", "class_name", "resource_id"):
+        for name in ("text", "content_desc", "class_name", "resource_id", "package"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         for name in ("clickable", "editable", "scrollable", "focused", "checked"):
             if getattr(self, name):
                 out[name] = True
+        if not self.enabled:  # written only when False, so older files read as enabled
+            out["enabled"] = False
         return out
 
     @classmethod
@@ -249,6 +255,8 @@ class UIElement:
             scrollable=bool(data.get("scrollable", False)),
             focused=bool(data.get("focused", False)),
             checked=bool(data.get("checked", False)),
+            package=str(data.get("package", "")),
+            enabled=bool(data.get("enabled", True)),
         )
 
 

@@ -33,6 +33,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.replay",
     "guigraph.cli.eval",
     "guigraph.cli.report",
+    "guigraph.cli.devices",
+    "guigraph.cli.record",
 )
 
 

@@ -69,7 +69,7 @@ def run(
     ] = "Pixel 7 Pro",
     version: Annotated[int, typer.Option("--version", help="SimPhone: app version (1 or 2).")] = 1,
     skin: Annotated[
-        str, typer.Option("--skin", help="SimPhone: standard, html-ids or no-ids.")
+        str, typer.Option("--skin", help="SimPhone: standard, html-ids, no-ids or android.")
     ] = "standard",
     serial: Annotated[
         str | None, typer.Option("--serial", help="Android: the device's serial.")
@@ -110,14 +110,14 @@ def run(
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
     from guigraph.envs import Env, make
     from guigraph.envs.wrappers import RecordEpisodes
-    from guigraph.errors import ConfigError, GuigraphError
+    from guigraph.errors import GuigraphError
 
     try:
         if policy == "graph":  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
         settings = world_options(env, device, version, skin, serial, env_option or [])
         world: Env = make(env, **settings)
-    except (ConfigError, ValueError) as exc:
+    except (GuigraphError, ValueError) as exc:  # a world may fail to start (no device)
         raise _fail(str(exc)) from exc
     try:
         the_task = world.make_task(task, seed)
