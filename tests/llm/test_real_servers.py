@@ -27,10 +27,10 @@ def test_a_server_refusing_images_is_named_with_its_message_and_not_retried_5_ti
     with FakeModelServer(vision=False) as server:
         with pytest.raises(ModelCallError) as caught:
             client_for(server, max_attempts=5).complete([m.user(png(32, 32), "what is this?")])
-        assert server.request_count == 2  # the second identical answer ends it
+        assert server.request_count == 3  # the third identical answer ends it
     message = str(caught.value)
     assert NO_VISION_MESSAGE in message and "HTTP 500" in message
-    assert "the same error twice" in message and "--text-only" in message
+    assert "the same error 3 times" in message and "--text-only" in message
     assert "\n" not in message
 
 
@@ -51,7 +51,7 @@ def test_a_repeated_error_shows_the_servers_message(status: int) -> None:
         with pytest.raises(ModelCallError, match=rf"HTTP {status}: server said: prompt too long"):
             client_for(server, max_attempts=5).complete([m.user("hello")])
         # 400 is not transient: one request. 500 is, until it repeats identically.
-        assert server.request_count == (1 if status == 400 else 2)
+        assert server.request_count == (1 if status == 400 else 3)
 
 
 def test_rate_limits_keep_their_retries_even_when_identical() -> None:

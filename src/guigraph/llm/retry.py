@@ -7,11 +7,13 @@ retry in lockstep; a server's ``Retry-After`` is honoured up to ``backoff_max_s`
 else (bad request, unknown model, refused key) fails at once with a message naming the model
 and the server, never the key, and quoting the server's own message.
 
-An error that comes back with the same status and message twice is not transient (a model
-whose chat template cannot take images answers every retry with the same 500): the second
-identical answer ends the call. Rate limits (429) and answers with ``Retry-After`` keep their
-retries. A rejected ``response_format`` is never retried: the client falls back to another
-form instead (``guigraph.llm.structured``).
+An error that comes back with the same status and message three times in a row is not
+transient (a model whose chat template cannot take images answers every retry with the same
+500): the third identical answer ends the call. Two in a row still get a retry: a busy server
+answers several requests with the same generic 500 within seconds, and one more try is cheap.
+Rate limits (429) and answers with ``Retry-After`` keep their retries. A rejected
+``response_format`` is never retried: the client falls back to another form instead
+(``guigraph.llm.structured``).
 """
 
 from __future__ import annotations
@@ -69,21 +71,28 @@ def _repeat_signature(exc: BaseException) -> tuple[int, str] | None:
     return exc.status_code, server_message(exc)
 
 
+#: Identical error answers in a row that end a call.
+SAME_ERROR_LIMIT = 3
+
+
 class _Decision:
-    """Retry transient failures, except a second identical error answer (one per call)."""
+    """Retry transient failures, except the third identical error answer in a row (per call)."""
 
     def __init__(self) -> None:
         self.last: tuple[int, str] | None = None
+        self.repeats = 0
 
     def __call__(self, state: RetryCallState) -> bool:
         exc = state.outcome.exception() if state.outcome else None
         if exc is None or not is_transient(exc) or is_format_rejection(exc):
             return False
         signature = _repeat_signature(exc)
-        if signature is not None and signature == self.last:
+        same = signature is not None and signature == self.last
+        self.repeats = self.repeats + 1 if same else 1
+        self.last = signature
+        if signature is not None and self.repeats >= SAME_ERROR_LIMIT:
             exc.guigraph_repeated = True  # type: ignore[attr-defined]
             return False
-        self.last = signature
         return True
 
 
@@ -217,7 +226,8 @@ def _as_model_error(exc: BaseException, config: ModelConfig, attempts: int) -> M
         )
     if getattr(exc, "guigraph_repeated", False):
         return ModelCallError(
-            f"{where}: the same error twice, not retried further ({attempts} attempts): "
+            f"{where}: the same error {SAME_ERROR_LIMIT} times, not retried further "
+            f"({attempts} attempts): "
             f"{_describe_error(exc)}"
         )
     if is_transient(exc) and not is_format_rejection(exc):
