@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from guigraph.cli.main import app
 from guigraph.data.odyssey import OdysseyDataset
-from guigraph.eval.runfolder import RunFolder, read_jsonl
+from guigraph.eval.runfolder import RunFolder, read_jsonl, read_run
 from guigraph.testing import FakeModelServer, Reply
 from tests.eval.replay_oracle import replay_oracle
 
@@ -315,6 +315,9 @@ def test_resuming_drops_the_lines_of_unfinished_episodes(tmp_path: Path) -> None
         torn.write('{"episode_id": "b", "st')
     with (run / "episodes.jsonl").open("a") as torn:
         torn.write('{"episode_id": "b", "st')
+    running = read_run(run)
+    assert [s["episode_id"] for s in running.steps] == ["a", "a"] and running.summary is None
+    assert len(read_run(run, settled=False).steps) == 4
     again = RunFolder.open(run, {**manifest, "started": "t1"})
     assert set(again.finished) == {"a"}
     assert read_jsonl(run / "steps.jsonl") == [{"episode_id": "a", "step": 0}]
