@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from guigraph.cli.main import app
 from guigraph.data.odyssey import OdysseyDataset
-from guigraph.eval.runfolder import RunFolder, read_jsonl
+from guigraph.eval.runfolder import RunFolder, read_jsonl, read_run
 from guigraph.testing import FakeModelServer, Reply
 from tests.eval.replay_oracle import replay_oracle
 
@@ -315,6 +315,9 @@ def test_resuming_drops_the_lines_of_unfinished_episodes(tmp_path: Path) -> None
         torn.write('{"episode_id": "b", "st')
     with (run / "episodes.jsonl").open("a") as torn:
         torn.write('{"episode_id": "b", "st')
+    running = read_run(run)
+    assert [s["episode_id"] for s in running.steps] == ["a", "a"] and running.summary is None
+    assert len(read_run(run, settled=False).steps) == 4
     again = RunFolder.open(run, {**manifest, "started": "t1"})
     assert set(again.finished) == {"a"}
     assert read_jsonl(run / "steps.jsonl") == [{"episode_id": "a", "step": 0}]
@@ -482,3 +485,27 @@ def test_unusable_replies_are_counted_and_no_step_is_lost(
     steps = read_jsonl(out / "steps.jsonl")
     rejected = [p for s in steps for p in s["proposals"] if not p["accepted"]]
     assert any("unparseable reply" in p["feedback"] for p in rejected)
+
+
+def test_live_simphone_eval_with_the_model_team(kb: Path, tmp_path: Path) -> None:
+    from guigraph.eval.suite import EVAL_SEED_BASE
+    from tests.agents.oracle import Oracle
+
+    templates = ["tool.wifi", "tool.alarm"]
+    oracle = Oracle([(t, EVAL_SEED_BASE) for t in templates])
+    out = tmp_path / "sim-model"
+    with FakeModelServer(oracle) as server:
+        result = runner.invoke(
+            app,
+            ["eval", "sim", "--kb", str(kb), "--out", str(out), "--templates",
+             ",".join(templates), "--policy", "model", "--model", "test-model",
+             "--base-url", server.base_url, "--concurrency", "2"],
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        requests = server.request_count
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["episodes"] == 2 and summary["sr"] == 100.0  # the oracle knows the way
+    assert summary["usage"]["calls"] == requests > 0
+    steps = read_jsonl(out / "steps.jsonl")
+    assert sum(s["calls"] for s in steps) == requests
+    assert all(s["screenshot"] and s["screen"][0] > 0 for s in steps)

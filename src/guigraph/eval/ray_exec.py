@@ -14,6 +14,7 @@ come back with it, steps first.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -51,11 +52,12 @@ def _init(ray: Any, address: str | None) -> bool:
         return False
     for key, value in RAY_ENV.items():
         os.environ.setdefault(key, value)
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING}
     try:
         if address:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=address, **quiet)
         else:
-            ray.init(num_cpus=LOCAL_CPUS, include_dashboard=False, log_to_driver=False)
+            ray.init(num_cpus=LOCAL_CPUS, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise ConfigError(f"cannot start or reach Ray ({address or 'local'}): {exc}") from exc
     return True

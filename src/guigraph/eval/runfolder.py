@@ -145,6 +145,36 @@ class RunFolder:
         return folder
 
 
+@dataclass(frozen=True)
+class RunData:
+    """A run folder as read by reports and viewers."""
+
+    path: Path
+    manifest: dict[str, Any]
+    steps: list[dict[str, Any]]  # in the order written
+    episodes: list[dict[str, Any]]
+    summary: dict[str, Any] | None  # None while the first session is still running
+
+
+def read_run(path: Path, settled: bool = True) -> RunData:
+    """Read a run folder without changing it. ``settled``: only the step lines of finished
+    episodes (a run in progress, or killed, also holds lines of unfinished ones)."""
+    path = Path(path)
+    if not (path / MANIFEST).is_file():
+        raise DatasetError(path / MANIFEST, None, "the manifest of a guigraph eval run folder")
+    manifest = _read_json(path / MANIFEST)
+    if manifest.get("schema_version") != SCHEMA_VERSION:
+        raise DatasetError(path / MANIFEST, "schema_version", str(SCHEMA_VERSION),
+                           manifest.get("schema_version"))  # fmt: skip
+    episodes = read_jsonl(path / EPISODES)
+    steps = read_jsonl(path / STEPS)
+    if settled:
+        done = {str(e["episode_id"]) for e in episodes}
+        steps = [s for s in steps if str(s.get("episode_id")) in done]
+    summary = _read_json(path / SUMMARY) if (path / SUMMARY).is_file() else None
+    return RunData(path, manifest, steps, episodes, summary)
+
+
 def _check_same_run(path: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
     """A resumed run must be the same evaluation: same suite, config, KB and model."""
     if old.get("schema_version") != SCHEMA_VERSION:

@@ -357,7 +357,7 @@ class Tally:
     """Running figures for the progress bar, from episode lines."""
 
     episodes: int = 0
-    steps: int = 0
+    steps: int = 0  # steps with a verdict (replay)
     correct: int = 0
     successes: int = 0
     calls: int = 0
@@ -368,8 +368,9 @@ class Tally:
 
     def add(self, row: Row) -> None:
         self.episodes += 1
-        self.steps += int(row.get("steps") or 0)
-        self.correct += int(row.get("correct_steps") or 0)
+        if row.get("correct_steps") is not None:  # live episodes have no step verdicts
+            self.steps += int(row.get("steps") or 0)
+            self.correct += int(row["correct_steps"])
         self.successes += bool(row.get("success"))
         self.calls += int(row.get("calls") or 0)
         tokens = row.get("tokens") or {}
