@@ -9,6 +9,7 @@ Every episode is written in one transaction: it is either wholly in the graph or
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from guigraph.graph.matcher import StateIndex
     from guigraph.ocr import OcrEngine
     from guigraph.types import Observation
+
+logger = logging.getLogger(__name__)
 
 DB_FILE = "kb.sqlite"
 STATES_INDEX_FILE = "states.faiss"
@@ -111,11 +114,14 @@ class KnowledgeBase:
         db = folder / DB_FILE
         if not db.is_file():
             raise KnowledgeBaseError(f"{folder}: not a knowledge base (no {DB_FILE})")
-        conn = _connect(db)
+        _check_length(db)
         try:
+            conn = _connect(db)
             rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
         except sqlite3.DatabaseError as exc:
-            raise KnowledgeBaseError(f"{db}: unreadable knowledge base ({exc})") from exc
+            raise KnowledgeBaseError(
+                f"{db}: unreadable knowledge base ({exc}); build it again with `guigraph build`"
+            ) from exc
         version = rows.get("schema_version")
         if version != str(SCHEMA_VERSION):
             raise KnowledgeBaseError(
@@ -159,24 +165,21 @@ class KnowledgeBase:
         return self._state_index
 
     def _load_state_index(self) -> StateIndex:
-        import faiss
         import numpy as np
 
-        from guigraph.graph.matcher import StateIndex
+        from guigraph.graph.matcher import VISUAL_DIM, StateIndex
 
         rows = self.conn.execute(
             "SELECT node_id, app, vector FROM exemplars ORDER BY exemplar_id"
         ).fetchall()
         text_dim, weight = self.encoder.dim, self.settings.match.text_weight
-        cached = self.path / STATES_INDEX_FILE
-        if cached.exists():
-            index = faiss.read_index(str(cached))
-            if index.ntotal == len(rows):
-                state_index = StateIndex(text_dim, weight, index)
-                state_index.node_ids = [r[0] for r in rows]
-                state_index.apps = [r[1] for r in rows]
-                return state_index
-        # Missing or behind (a killed build): rebuild from SQLite, the source of truth.
+        index = _read_cached_index(self.path / STATES_INDEX_FILE, text_dim + VISUAL_DIM)
+        if index is not None and index.ntotal == len(rows):
+            state_index = StateIndex(text_dim, weight, index)
+            state_index.node_ids = [r[0] for r in rows]
+            state_index.apps = [r[1] for r in rows]
+            return state_index
+        # Missing, damaged or behind (a killed build): rebuild from SQLite, the source of truth.
         state_index = StateIndex(text_dim, weight)
         if rows:
             vectors = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
@@ -317,6 +320,50 @@ class KnowledgeBase:
 
         rows = self.conn.execute("SELECT vector FROM exemplars ORDER BY exemplar_id").fetchall()
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
+
+
+def _read_cached_index(path: Path, dim: int) -> Any:
+    """The cached state index, or None when it is missing or unusable (then it is rebuilt)."""
+    import faiss
+
+    if not path.exists():
+        return None
+    try:
+        index = faiss.read_index(str(path))
+    except RuntimeError as exc:  # faiss reports every unreadable file this way
+        logger.warning("%s: unreadable index cache, rebuilt from %s (%s)", path, DB_FILE, exc)
+        return None
+    if index.d != dim or not hasattr(index, "hnsw"):
+        logger.warning("%s: not this knowledge base's index, rebuilt from %s", path, DB_FILE)
+        return None
+    return index
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_length(db: Path) -> None:
+    """Refuse a cut-short file up front: SQLite reads the missing pages as zeros and fails
+    only later, in the middle of a command. The header says how long the file must be."""
+    try:
+        with db.open("rb") as file:
+            head = file.read(100)
+        size = db.stat().st_size
+    except OSError as exc:
+        raise KnowledgeBaseError(f"{db}: cannot be read ({exc.strerror})") from exc
+    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+        raise KnowledgeBaseError(
+            f"{db}: not an SQLite database (damaged?); build it again with `guigraph build`"
+        )
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    # The page count is valid only when written by the same change as the counter at 24.
+    if head[24:28] == head[92:96] and size < page_size * pages:
+        raise KnowledgeBaseError(
+            f"{db}: truncated ({size} bytes, its header says {page_size * pages}); "
+            "build it again with `guigraph build`"
+        )
 
 
 def _connect(db: Path) -> sqlite3.Connection:
