@@ -108,6 +108,8 @@ class GraphBuilder:
     ) -> None:
         try:
             episode = load()
+            if episode.episode_id != episode_id:  # resuming keys on the source's id
+                raise EpisodeSkipped(f"its episode_id is {episode.episode_id!r}")
             self.add_episode(episode)
         except (EpisodeSkipped, GuigraphError, ValueError, OSError, KeyError, TypeError) as exc:
             reason = f"{type(exc).__name__}: {exc}"

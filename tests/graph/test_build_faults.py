@@ -1,0 +1,34 @@
+"""`guigraph build` on awkward input: ids that disagree with file names, two builds at once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from guigraph.cli.main import app
+
+runner = CliRunner()
+
+
+def _rename_inside(logs: Path, episode_id: str, new_id: str) -> Path:
+    path = logs / "annotations" / f"{episode_id}.json"
+    data = json.loads(path.read_text())
+    data["episode_id"] = new_id
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_an_episode_id_unlike_its_file_name_is_skipped_by_name_and_the_kb_grows(
+    logs_dir: Path, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb"
+    path = _rename_inside(logs_dir, "s01", "s00")  # the id of another episode
+    first = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb), "--sample", "0.5"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb)])
+    assert second.exit_code == 0, second.output
+    assert str(path) in second.output and "episode_id" in second.output
+    stats = json.loads(runner.invoke(app, ["kb", "stats", str(kb), "--json"]).output)
+    assert stats["traces"] == 7  # every train episode but the misnamed one
