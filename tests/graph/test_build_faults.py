@@ -32,3 +32,17 @@ def test_an_episode_id_unlike_its_file_name_is_skipped_by_name_and_the_kb_grows(
     assert str(path) in second.output and "episode_id" in second.output
     stats = json.loads(runner.invoke(app, ["kb", "stats", str(kb), "--json"]).output)
     assert stats["traces"] == 7  # every train episode but the misnamed one
+
+
+def test_a_second_build_into_the_same_kb_is_refused(logs_dir: Path, tmp_path: Path) -> None:
+    from guigraph.graph.from_logs import BUILD_LOCK
+    from guigraph.locks import folder_lock
+
+    kb = tmp_path / "kb"  # a fresh folder: the first build has not written its tables yet
+    with folder_lock(kb, BUILD_LOCK, "held by this test"):
+        second = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb)])
+    assert second.exit_code == 2, second.output
+    assert "another build is writing this knowledge base" in second.output
+    assert "no such table" not in second.output
+    after = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb)])
+    assert after.exit_code == 0 and "built 8 episodes" in after.output

@@ -94,19 +94,10 @@ class KnowledgeBase:
             return kb
         folder.mkdir(parents=True, exist_ok=True)
         settings = settings or KBSettings()
-        conn = _connect(folder / DB_FILE)
-        with conn:
-            conn.executescript(_SCHEMA)
-            conn.executemany(
-                "INSERT INTO settings VALUES (?, ?)",
-                [
-                    ("schema_version", str(SCHEMA_VERSION)),
-                    ("build", json.dumps(settings.to_dict())),
-                ],
-            )
+        _create_database(folder / DB_FILE, settings)
         manifest = {"schema_version": SCHEMA_VERSION, "database": DB_FILE, **settings.to_dict()}
         (folder / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
-        return cls(folder, conn, settings)
+        return cls(folder, _connect(folder / DB_FILE), settings)
 
     @classmethod
     def open(cls, path: str | Path) -> KnowledgeBase:
@@ -320,6 +311,29 @@ class KnowledgeBase:
 
         rows = self.conn.execute("SELECT vector FROM exemplars ORDER BY exemplar_id").fetchall()
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
+
+
+def _create_database(db: Path, settings: KBSettings) -> None:
+    """Write the schema to a side file and rename it into place: whoever opens the KB
+    meanwhile finds no database or a whole one, never one without its tables."""
+    import os
+
+    fresh = db.with_name(db.name + ".new")
+    fresh.unlink(missing_ok=True)
+    conn = sqlite3.connect(fresh)
+    try:
+        with conn:
+            conn.executescript(_SCHEMA)
+            conn.executemany(
+                "INSERT INTO settings VALUES (?, ?)",
+                [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("build", json.dumps(settings.to_dict())),
+                ],
+            )
+    finally:
+        conn.close()
+    os.replace(fresh, db)
 
 
 def _read_cached_index(path: Path, dim: int) -> Any:
