@@ -41,18 +41,15 @@ def score(
     """Score predicted actions against the ground truth with GUIOdyssey's official matcher."""
     from guigraph.errors import GuigraphError
     from guigraph.eval.metrics import AGGREGATES, summarize
-    from guigraph.eval.steps import read_steps, score_records, write_verdicts
+    from guigraph.eval.steps import score_file
 
     if aggregate not in AGGREGATES:
         raise typer.BadParameter(f"use one of {', '.join(AGGREGATES)}", param_hint="--aggregate")
     if mode not in ("official", "strict"):
         raise typer.BadParameter("use official or strict", param_hint="--mode")
     try:
-        records = read_steps(steps_file)
-        scored = score_records(records, mode, source=str(steps_file))  # type: ignore[arg-type]
-        summary = summarize(scored, aggregate, mode)  # type: ignore[arg-type]
-        if verdicts is not None:
-            write_verdicts(verdicts, scored)
+        tally = score_file(steps_file, mode, verdicts)  # type: ignore[arg-type]
+        summary = summarize(tally, aggregate, mode)  # type: ignore[arg-type]
     except (GuigraphError, OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
