@@ -166,3 +166,12 @@ def test_non_utf8_steps_name_the_file_and_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["score", str(path)])
     assert result.exit_code == 2
     assert f"{path}:2" in result.output and "UTF-8" in result.output
+
+
+def test_the_score_table_shows_bracketed_text_as_written(tmp_path: Path) -> None:
+    path = write_rows(
+        tmp_path / "s.jsonl", [row("[red]e1[/red]", i, step_length=3) for i in (0, 1)]
+    )
+    result = runner.invoke(app, ["score", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "incomplete episode [red]e1[/red]" in result.output

@@ -61,11 +61,13 @@ def score(
 
 def _print_table(summary: Summary, source: Path) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(soft_wrap=True)
     table = Table(
-        title=f"GUIOdyssey scores of {source}\n{summary.mode} matching, {summary.aggregate}",
+        title=f"GUIOdyssey scores of {escape(str(source))}\n"
+        f"{summary.mode} matching, {summary.aggregate}",
         caption="episodes: judged by SR; ok: all steps right; incompl.: steps missing",
     )
     table.add_column("category", no_wrap=True)
@@ -73,7 +75,7 @@ def _print_table(summary: Summary, source: Path) -> None:
         table.add_column(column, justify="right")
     for name, group in summary.per_category.items():
         table.add_row(
-            name,
+            escape(name),  # the file's own text, not rich markup
             f"{group.ams:.2f}",
             f"{group.sr:.2f}",
             str(group.steps),
@@ -109,7 +111,7 @@ def _print_table(summary: Summary, source: Path) -> None:
         )
     for episode in summary.incomplete_episodes:
         console.print(
-            f"[yellow]incomplete episode {episode.episode_id}: {episode.present} of "
+            f"[yellow]incomplete episode {escape(episode.episode_id)}: {episode.present} of "
             f"{episode.step_length} steps, missing {list(episode.missing)}; left out of SR"
             "[/yellow]"
         )

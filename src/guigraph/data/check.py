@@ -43,9 +43,13 @@ def check_dataset(root: Path) -> list[Problem]:
         episode_ids.add(path.stem)
         problems.extend(check_episode_file(path, screenshots, check_screenshots=have_screens))
     splits = root / SPLITS
-    if splits.is_dir():
-        for path in sorted(splits.glob("*.json")):
-            problems.extend(_check_split(path, episode_ids))
+    if not splits.is_dir():
+        # Without a split nothing can be built or replayed the way GUIOdyssey is evaluated.
+        problems.append(
+            Problem(str(splits), None, "a folder of <name>_split.json files", "nothing")
+        )
+    for path in sorted(splits.glob("*.json")):
+        problems.extend(_check_split(path, episode_ids))
     return problems
 
 
@@ -59,6 +63,8 @@ def check_episode_file(
         if isinstance(data.get("episode_id"), str) and data["episode_id"] != path.stem:
             reader.fail("episode_id", f"the file's name {path.stem!r}", data["episode_id"])
         steps = data.get("steps")
+        if steps == []:
+            reader.fail("steps", "at least one step", steps)
         if isinstance(steps, list):
             for position, step in enumerate(steps):
                 if isinstance(step, Mapping):
@@ -88,8 +94,28 @@ def _check_screenshot(
     step: Mapping[str, Any], here: str, screenshots: Path, reader: FieldReader
 ) -> None:
     name = step.get("screenshot")
-    if isinstance(name, str) and not (screenshots / name).is_file():
+    if not isinstance(name, str):
+        return
+    path = screenshots / name
+    if not path.is_file():
         reader.fail(f"{here}.screenshot", f"the file {screenshots.name}/{name}, not found")
+        return
+    problem = image_problem(path)
+    if problem:
+        reader.fail(f"{here}.screenshot", f"a readable image {screenshots.name}/{name}", problem)
+
+
+def image_problem(path: Path) -> str | None:
+    """What is wrong with an image file, or None. ``verify`` checks the PNG chunks and their
+    checksums without decoding pixels, so a whole dataset is checked in reasonable time."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            image.verify()
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as exc:
+        return str(exc) or type(exc).__name__
+    return None
 
 
 def _check_split(path: Path, episode_ids: set[str]) -> list[Problem]:
