@@ -46,3 +46,31 @@ def test_a_second_build_into_the_same_kb_is_refused(logs_dir: Path, tmp_path: Pa
     assert "no such table" not in second.output
     after = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb)])
     assert after.exit_code == 0 and "built 8 episodes" in after.output
+
+
+def test_out_of_range_coordinates_skip_the_episode_once_by_name(
+    logs_dir: Path, tmp_path: Path
+) -> None:
+    path = logs_dir / "annotations" / "p01.json"
+    data = json.loads(path.read_text())
+    click = next(i for i, s in enumerate(data["steps"]) if s["action"] == "CLICK")
+    data["steps"][click]["info"] = [[1200, 540], [1200, 540]]  # off the 0..1000 grid
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["build", str(logs_dir), "--kb", str(tmp_path / "kb")])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("skipped episode p01") == 1
+    assert f"step {click}" in result.output and "0..1000" in result.output
+    assert "1 skipped" in result.output
+
+
+def test_the_kb_keeps_screenshot_paths_that_work_from_anywhere(
+    logs_dir: Path, tmp_path: Path, monkeypatch
+) -> None:
+    from guigraph.graph.kb import KnowledgeBase
+
+    monkeypatch.chdir(logs_dir.parent)
+    result = runner.invoke(app, ["build", logs_dir.name, "--kb", "kb"])
+    assert result.exit_code == 0, result.output
+    with KnowledgeBase.open(logs_dir.parent / "kb") as kb:
+        paths = [Path(n.screenshot_path) for n in kb.nodes() if n.screenshot_path]
+    assert paths and all(p.is_absolute() and p.is_file() for p in paths)
