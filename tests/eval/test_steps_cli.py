@@ -175,3 +175,16 @@ def test_the_score_table_shows_bracketed_text_as_written(tmp_path: Path) -> None
     result = runner.invoke(app, ["score", str(path)])
     assert result.exit_code == 0, result.output
     assert "incomplete episode [red]e1[/red]" in result.output
+
+
+def test_non_utf8_files_of_replay_and_demo_name_file_and_line(tmp_path: Path) -> None:
+    from guigraph.eval.demo import load_results
+    from guigraph.eval.replay import load_finished
+
+    bad = json.dumps(row()).encode() + b"\n" + b'{"key": "caf\xe9"}\n' + json.dumps(row()).encode()
+    path = tmp_path / "out.jsonl"
+    for load in (load_finished, load_results):
+        path.write_bytes(bad + b"\n")
+        with pytest.raises(DatasetError) as caught:
+            load(path)
+        assert caught.value.path == f"{path}:2" and "UTF-8" in str(caught.value)

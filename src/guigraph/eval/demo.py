@@ -238,13 +238,25 @@ def _ensure_kb(out: Path, reporter: Reporter) -> dict[str, Any]:
 
 def load_results(path: Path) -> list[dict[str, Any]]:
     """Finished rows; a last line cut short by a kill is dropped from the file."""
+    from guigraph.errors import DatasetError
+    from guigraph.eval.steps import decode_line
+
     if not path.is_file():
         return []
-    text = path.read_text()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        path.write_text(text)
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]
+        path.write_bytes(data)
+    rows = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        text = decode_line(raw, f"{path}:{number}")
+        if not text.strip():
+            continue
+        try:
+            rows.append(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{path}:{number}", None, "a JSON object", exc.msg) from None
+    return rows
 
 
 def _run_cases(

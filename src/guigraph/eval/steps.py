@@ -84,17 +84,22 @@ def parse_step_line(data: Any, where: str, line: int) -> StepRecord:
     )
 
 
+def decode_line(raw: bytes, where: str) -> str:
+    """One line of a JSONL file as text; DatasetError naming ``where`` when it is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        got = f"byte {exc.start}: {exc.reason}"
+        raise DatasetError(where, None, "UTF-8 text", got) from None
+
+
 def iter_steps(path: Path) -> Iterator[StepRecord]:
     """The records of a STEPS.jsonl file one by one, each checked on its own (not against the
     others: ``check_consistent`` or a ``Tally`` does that)."""
     with Path(path).open("rb") as lines:
         for number, raw in enumerate(lines, start=1):
             where = f"{path}:{number}"
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                got = f"byte {exc.start}: {exc.reason}"
-                raise DatasetError(where, None, "UTF-8 text", got) from None
+            text = decode_line(raw, where)
             if not text.strip():
                 continue
             try:
