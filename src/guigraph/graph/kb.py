@@ -60,12 +60,23 @@ CREATE TABLE IF NOT EXISTS steps (
 """
 
 
-def _one_faiss_thread() -> None:
-    """Every search here is one query: FAISS's OpenMP threads only add scheduling, which on a
-    busy 2-core machine made a 10k-vector search ~30x slower (1 ms -> 32 ms, bench/loop.py)."""
+def _one_thread_per_search() -> None:
+    """Every search here is one query: FAISS's OpenMP threads and OpenBLAS's threads (numpy's
+    matrix-vector products) only add scheduling. On a busy 2-core machine FAISS's made a
+    10k-vector search ~30x slower (1 -> 32 ms), and OpenBLAS's added ~2 ms of CPU per agent
+    step at 100k nodes (bench/loop.py); both are set to one thread for the process."""
+    global _THREADS_SET
+    if _THREADS_SET:
+        return
     import faiss
+    from threadpoolctl import threadpool_limits
 
     faiss.omp_set_num_threads(1)
+    threadpool_limits(1, user_api="blas")
+    _THREADS_SET = True
+
+
+_THREADS_SET = False
 
 
 class KnowledgeBase:
@@ -80,7 +91,7 @@ class KnowledgeBase:
         self._state_index: StateIndex | None = None
         self._graph: nx.DiGraph | None = None
         self._trace_search: tuple[Any, list[str]] | None = None
-        _one_faiss_thread()
+        _one_thread_per_search()
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
