@@ -53,3 +53,15 @@ def test_a_guigraph_error_that_escapes_a_command_is_one_line(
     result = runner.invoke(app, ["data", "check", str(tmp_path)])
     assert result.exit_code == 2
     assert result.output.strip() == f"error: {tmp_path}/kb.sqlite: broken"
+
+
+def test_an_os_error_is_one_line_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*_: object, **__: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "out.jsonl"))
+
+    monkeypatch.setattr("guigraph.data.check.check_dataset", fail)
+    result = runner.invoke(app, ["data", "check", str(tmp_path)])
+    assert result.exit_code == 2
+    assert str(tmp_path / "out.jsonl") in result.output and "Traceback" not in result.output
