@@ -9,7 +9,6 @@ Every episode is written in one transaction: it is either wholly in the graph or
 from __future__ import annotations
 
 import json
-import logging
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guigraph.errors import KnowledgeBaseError
+from guigraph.graph.kb_files import (
+    DB_FILE,
+    MANIFEST_FILE,
+    STATES_INDEX_FILE,
+    check_length,
+    create_database,
+    read_cached_index,
+)
 from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, Trace
 from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
 
@@ -29,35 +36,7 @@ if TYPE_CHECKING:
     from guigraph.ocr import OcrEngine
     from guigraph.types import Observation
 
-logger = logging.getLogger(__name__)
-
-DB_FILE = "kb.sqlite"
-STATES_INDEX_FILE = "states.faiss"
-MANIFEST_FILE = "manifest.json"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS nodes (
-    node_id INTEGER PRIMARY KEY, app TEXT, description TEXT NOT NULL, state_text TEXT NOT NULL,
-    elements TEXT NOT NULL, screenshot_path TEXT, thumbnail BLOB, visits INTEGER NOT NULL,
-    first_episode TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS exemplars (
-    exemplar_id INTEGER PRIMARY KEY, node_id INTEGER NOT NULL REFERENCES nodes(node_id),
-    app TEXT, vector BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS edges (
-    edge_id INTEGER PRIMARY KEY, source INTEGER NOT NULL, target INTEGER NOT NULL,
-    signature TEXT NOT NULL, actions TEXT NOT NULL, slots TEXT NOT NULL,
-    target_label TEXT NOT NULL, count INTEGER NOT NULL, episodes TEXT NOT NULL,
-    UNIQUE (source, target, signature));
-CREATE TABLE IF NOT EXISTS traces (
-    episode_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, instruction TEXT NOT NULL,
-    category TEXT NOT NULL, apps TEXT NOT NULL, node_path TEXT NOT NULL,
-    edge_path TEXT NOT NULL, steps INTEGER NOT NULL, tail TEXT NOT NULL,
-    slot_values TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS steps (
-    episode_id TEXT NOT NULL, step INTEGER NOT NULL, node_id INTEGER NOT NULL,
-    verdict TEXT, reason TEXT NOT NULL, PRIMARY KEY (episode_id, step));
-"""
+__all__ = ["DB_FILE", "MANIFEST_FILE", "STATES_INDEX_FILE", "KnowledgeBase"]
 
 
 def _one_thread_per_search() -> None:
@@ -105,7 +84,7 @@ class KnowledgeBase:
             return kb
         folder.mkdir(parents=True, exist_ok=True)
         settings = settings or KBSettings()
-        _create_database(folder / DB_FILE, settings)
+        create_database(folder / DB_FILE, settings)
         manifest = {"schema_version": SCHEMA_VERSION, "database": DB_FILE, **settings.to_dict()}
         (folder / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
         return cls(folder, _connect(folder / DB_FILE), settings)
@@ -116,7 +95,7 @@ class KnowledgeBase:
         db = folder / DB_FILE
         if not db.is_file():
             raise KnowledgeBaseError(f"{folder}: not a knowledge base (no {DB_FILE})")
-        _check_length(db)
+        check_length(db)
         try:
             conn = _connect(db)
             rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
@@ -175,7 +154,7 @@ class KnowledgeBase:
             "SELECT node_id, app, vector FROM exemplars ORDER BY exemplar_id"
         ).fetchall()
         text_dim, weight = self.encoder.dim, self.settings.match.text_weight
-        index = _read_cached_index(self.path / STATES_INDEX_FILE, text_dim + VISUAL_DIM)
+        index = read_cached_index(self.path / STATES_INDEX_FILE, text_dim + VISUAL_DIM)
         if index is not None and index.ntotal == len(rows):
             state_index = StateIndex(text_dim, weight, index)
             state_index.node_ids = [r[0] for r in rows]
@@ -322,76 +301,6 @@ class KnowledgeBase:
 
         rows = self.conn.execute("SELECT vector FROM exemplars ORDER BY exemplar_id").fetchall()
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
-
-
-def _create_database(db: Path, settings: KBSettings) -> None:
-    """Write the schema to a side file and rename it into place: whoever opens the KB
-    meanwhile finds no database or a whole one, never one without its tables."""
-    import os
-
-    fresh = db.with_name(db.name + ".new")
-    fresh.unlink(missing_ok=True)
-    conn = sqlite3.connect(fresh)
-    try:
-        with conn:
-            conn.executescript(_SCHEMA)
-            conn.executemany(
-                "INSERT INTO settings VALUES (?, ?)",
-                [
-                    ("schema_version", str(SCHEMA_VERSION)),
-                    ("build", json.dumps(settings.to_dict())),
-                ],
-            )
-    finally:
-        conn.close()
-    os.replace(fresh, db)
-
-
-def _read_cached_index(path: Path, dim: int) -> Any:
-    """The cached state index, or None when it is missing or unusable (then it is rebuilt)."""
-    import faiss
-
-    if not path.exists():
-        return None
-    try:
-        index = faiss.read_index(str(path))
-    except RuntimeError as exc:  # faiss reports every unreadable file this way
-        logger.warning("%s: unreadable index cache, rebuilt from %s (%s)", path, DB_FILE, exc)
-        return None
-    if index.d != dim or not hasattr(index, "hnsw"):
-        logger.warning("%s: not this knowledge base's index, rebuilt from %s", path, DB_FILE)
-        return None
-    return index
-
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
-def _check_length(db: Path) -> None:
-    """Refuse a cut-short file up front: SQLite reads the missing pages as zeros and fails
-    only later, in the middle of a command. The header says how long the file must be."""
-    try:
-        with db.open("rb") as file:
-            head = file.read(100)
-        size = db.stat().st_size
-    except OSError as exc:
-        raise KnowledgeBaseError(f"{db}: cannot be read ({exc.strerror})") from exc
-    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
-        raise KnowledgeBaseError(
-            f"{db}: not an SQLite database (damaged?); build it again with `guigraph build`"
-        )
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(head[28:32], "big")
-    # The page count is valid only when written by the same change as the counter at 24.
-    # With a write-ahead log present a build is running (a closed KB has none): its
-    # checkpoint may be growing the file right now, so only a quiet KB is measured.
-    busy = db.with_name(db.name + "-wal").exists()
-    if not busy and head[24:28] == head[92:96] and size < page_size * pages:
-        raise KnowledgeBaseError(
-            f"{db}: truncated ({size} bytes, its header says {page_size * pages}); "
-            "build it again with `guigraph build`"
-        )
 
 
 def _connect(db: Path) -> sqlite3.Connection:
