@@ -44,18 +44,23 @@ def check(
 
 def _print_problems(folder: Path, problems: list[Problem]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(soft_wrap=True)
     episodes = len(list((folder / "annotations").glob("*.json")))
     if not problems:
-        console.print(f"[green]{folder}: {episodes} episodes, no problems found[/green]")
+        console.print(
+            f"[green]{escape(str(folder))}: {episodes} episodes, no problems found[/green]"
+        )
         return
-    table = Table(title=f"Problems in {folder}")
+    table = Table(title=f"Problems in {escape(str(folder))}")
     for column in ("file", "field", "problem"):
         table.add_column(column, overflow="fold")
     for problem in problems:
-        table.add_row(_relative(problem.path, folder), problem.field or "", problem.message)
+        # Escaped: file names and values are the user's text, not rich markup.
+        cells = (_relative(problem.path, folder), problem.field or "", problem.message)
+        table.add_row(*(escape(cell) for cell in cells))
     console.print(table)
     files = len({p.path for p in problems})
     console.print(

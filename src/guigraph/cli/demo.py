@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -80,12 +79,10 @@ def demo(
         skin_conventions(skin)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--instances/--skin") from exc
-    if fresh and out.exists():
-        shutil.rmtree(out)
     console = _console(stderr=as_json)
     try:
         with _progress(console) as progress:
-            report = run_demo(out, config, RichReporter(progress))
+            report = run_demo(out, config, RichReporter(progress), fresh=fresh)
     except GuigraphError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

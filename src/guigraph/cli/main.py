@@ -11,6 +11,7 @@ import importlib
 import typer
 
 from guigraph import __version__
+from guigraph.cli.guard import GuardedGroup
 
 app = typer.Typer(
     name="guigraph",
@@ -18,6 +19,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=GuardedGroup,
 )
 
 #: Modules that define a ``register(app)`` function; order is the order of ``--help``.

@@ -43,9 +43,13 @@ def check_dataset(root: Path) -> list[Problem]:
         episode_ids.add(path.stem)
         problems.extend(check_episode_file(path, screenshots, check_screenshots=have_screens))
     splits = root / SPLITS
-    if splits.is_dir():
-        for path in sorted(splits.glob("*.json")):
-            problems.extend(_check_split(path, episode_ids))
+    if not splits.is_dir():
+        # Without a split nothing can be built or replayed the way GUIOdyssey is evaluated.
+        problems.append(
+            Problem(str(splits), None, "a folder of <name>_split.json files", "nothing")
+        )
+    for path in sorted(splits.glob("*.json")):
+        problems.extend(_check_split(path, episode_ids))
     return problems
 
 
@@ -59,6 +63,8 @@ def check_episode_file(
         if isinstance(data.get("episode_id"), str) and data["episode_id"] != path.stem:
             reader.fail("episode_id", f"the file's name {path.stem!r}", data["episode_id"])
         steps = data.get("steps")
+        if steps == []:
+            reader.fail("steps", "at least one step", steps)
         if isinstance(steps, list):
             for position, step in enumerate(steps):
                 if isinstance(step, Mapping):
@@ -88,8 +94,38 @@ def _check_screenshot(
     step: Mapping[str, Any], here: str, screenshots: Path, reader: FieldReader
 ) -> None:
     name = step.get("screenshot")
-    if isinstance(name, str) and not (screenshots / name).is_file():
+    if not isinstance(name, str):
+        return
+    path = screenshots / name
+    if not path.is_file():
         reader.fail(f"{here}.screenshot", f"the file {screenshots.name}/{name}, not found")
+        return
+    problem = image_problem(path)
+    if problem:
+        reader.fail(f"{here}.screenshot", f"a readable image {screenshots.name}/{name}", problem)
+
+
+#: How a whole image file ends: a file cut short lacks it.
+_IMAGE_ENDS = {"PNG": b"IEND\xaeB`\x82", "JPEG": b"\xff\xd9"}
+
+
+def image_problem(path: Path) -> str | None:
+    """What is wrong with an image file, or None. Only the header is parsed and the last bytes
+    read, not the pixels: a GUIOdyssey download holds >100k screenshots of ~1 MB each."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            kind = image.format or ""
+        with path.open("rb") as file:
+            file.seek(max(0, path.stat().st_size - 16))
+            tail = file.read()
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as exc:
+        return str(exc) or type(exc).__name__
+    end = _IMAGE_ENDS.get(kind)
+    if end is not None and not tail.rstrip(b"\x00").endswith(end):
+        return f"a {kind} file cut short (no end marker)"
+    return None
 
 
 def _check_split(path: Path, episode_ids: set[str]) -> list[Problem]:

@@ -100,7 +100,18 @@ class OdysseyDataset:
         return [episode for name in SPLIT_PARTS for episode in parts[name]]
 
     def load(self, episode_id: str) -> Episode:
-        return read_episode(self.annotations / f"{episode_id}.json", self.screenshots)
+        """The episode of ``annotations/<episode_id>.json``.
+
+        The file name is the key (split files and resumed builds name files), so a file whose
+        ``episode_id`` says otherwise is refused rather than stored under another key.
+        """
+        path = self.annotations / f"{episode_id}.json"
+        episode = read_episode(path, self.screenshots)
+        if episode.episode_id != episode_id:
+            raise DatasetError(
+                path, "episode_id", f"the file's name {episode_id!r}", episode.episode_id
+            )
+        return episode
 
     def __iter__(self) -> Iterator[Episode]:
         return (self.load(episode_id) for episode_id in self.episode_ids())

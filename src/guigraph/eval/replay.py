@@ -30,7 +30,13 @@ from guigraph.agents.roles import Outcome, OutcomeChecker, Proposal, SemanticSta
 from guigraph.data.commands import action_to_command
 from guigraph.envs.replay import Prediction, ReplayEnv
 from guigraph.errors import ActionError, ConfigError, DatasetError
-from guigraph.eval.steps import StepRecord, parse_step_line, step_record, write_steps
+from guigraph.eval.steps import (
+    StepRecord,
+    decode_line,
+    parse_step_line,
+    step_record,
+    write_steps,
+)
 from guigraph.types import Action, Episode
 
 if TYPE_CHECKING:
@@ -198,16 +204,19 @@ def load_finished(out: Path) -> set[str]:
     """
     if not out.exists():
         return set()
-    lines = out.read_text(encoding="utf-8").splitlines()
+    lines = out.read_bytes().splitlines()
     records: list[StepRecord] = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    for number, raw in enumerate(lines, start=1):
         try:
+            text = decode_line(raw, f"{out}:{number}")
+            if not text.strip():
+                continue
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (DatasetError, json.JSONDecodeError) as exc:
             if number == len(lines):
                 break  # torn by an interrupted write: dropped below
+            if isinstance(exc, DatasetError):
+                raise
             raise DatasetError(f"{out}:{number}", None, "a JSON object", exc.msg) from None
         records.append(parse_step_line(data, f"{out}:{number}", number))
     steps_of: dict[str, set[int]] = {}

@@ -14,6 +14,9 @@ from typing import Any
 
 from guigraph.graph.build import BuildSummary, EpisodeSource, GraphBuilder, sample_ids
 
+#: The lock file a build holds in the KB folder: one writer at a time.
+BUILD_LOCK = "build.lock"
+
 #: The parts of a split one can build from; "all" ignores the split file.
 PARTS = ("train", "test", "all")
 
@@ -71,6 +74,7 @@ def build_from_logs(
     from guigraph.graph.judge import judge_from_name
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.settings import KBSettings
+    from guigraph.locks import folder_lock
 
     page_judge = judge_from_name(judge)
     if ocr:
@@ -79,6 +83,9 @@ def build_from_logs(
     if on_total is not None:
         on_total(len(sources))
     settings = KBSettings(use_ui=use_ui, judge=judge, ocr=ocr)
-    with KnowledgeBase.create(kb_dir, settings) as knowledge:
+    with (
+        folder_lock(kb_dir, BUILD_LOCK, "another build is writing this knowledge base"),
+        KnowledgeBase.create(kb_dir, settings) as knowledge,
+    ):
         summary = GraphBuilder(knowledge, judge=page_judge).build(sources, on_episode=on_episode)
         return summary, knowledge.stats()
