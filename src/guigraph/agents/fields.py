@@ -8,25 +8,15 @@ donor went on to buy the product whose price this task only asks for).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from guigraph.envs import conventions
 from guigraph.retrieval.slots import content_words, words
 
 if TYPE_CHECKING:
     from guigraph.agents.script import ScriptStep
     from guigraph.graph.records import Node
-
-#: What a question asks for, as the words of the screen fields that answer it: "tell Dana who
-#: sings Gold Hearts" asks for the field ``music:id/artist``.
-QUESTION_FIELDS = {
-    "who": frozenset({"artist", "author", "sender", "singer", "name", "organizer"}),
-    "when": frozenset({"time", "date", "when"}),
-    "where": frozenset({"location", "address", "place", "city"}),
-    "how much": frozenset({"price", "cost", "total"}),
-    "how many": frozenset({"count", "total", "number"}),
-}
 
 
 def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> frozenset[str]:
@@ -36,13 +26,12 @@ def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> 
     text = " ".join(words(instruction)).lower()
     app_words = {w for alias in (aliases or {}) for w in content_words(alias)}
     asked = {w for w in content_words(instruction) if not _names_an_app(w, app_words)}
-    for question, fields in QUESTION_FIELDS.items():
+    # What a question asks for, as the words of the screen fields that answer it: "tell Dana
+    # who sings Gold Hearts" asks for an "artist" field (the world's vocabulary says so).
+    for question, fields in conventions.active().question_fields.items():
         if f" {question} " in f" {text} ":
             asked |= fields
     return frozenset(asked)
-
-
-_TRANSIENT = re.compile(r"dialog|popup|alert|toast|snackbar", re.IGNORECASE)
 
 
 def offered_fields(
@@ -50,19 +39,22 @@ def offered_fields(
 ) -> list[str]:
     """Screen sources on the states a segment passes through whose field the task asks for:
     a segment that plays a song passes the artist shown on the player."""
+    world = conventions.active()
     offered: list[str] = []
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
     for node_id in sorted(states):
         node = nodes.get(node_id)
-        for element in node.example_elements if node is not None else ():
-            rid = str(element.get("resource_id") or "")
-            name = rid.rsplit("/", 1)[-1]
-            if not rid or element.get("clickable") or name == "title":  # a screen's header
-                continue
-            if _TRANSIENT.search(name):
+        if node is None:
+            continue
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
+            field_id = world.parse_id(str(element.get("resource_id") or ""))
+            if not field_id.name or element.get("clickable") or field_id.name == "title":
+                continue  # no field name to match, a control, or a screen's header
+            if world.is_transient(field_id.name):
                 continue  # a pop-up's text is never the workflow's value
-            if set(name.lower().split("_")) & set(asked) and f"screen:{rid}" not in offered:
-                offered.append(f"screen:{rid}")
+            source = f"screen:{key}"
+            if field_id.words & set(asked) and source not in offered:
+                offered.append(source)
     return offered
 
 
@@ -79,7 +71,7 @@ def until_shown(
     for index in range(uses_value[-1] if uses_value else 0, len(steps)):
         target = steps[index].jumps_to
         node = nodes.get(target) if target is not None else None
-        if node is not None and {e.get("resource_id") for e in node.example_elements} & wanted:
+        if node is not None and set(node.element_keys) & wanted:
             return steps[: index + 1]
     return steps
 

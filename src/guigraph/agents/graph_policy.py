@@ -28,8 +28,9 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
-from guigraph.agents.script import DISMISS_LABELS, ScriptStep, app_aliases, is_home
+from guigraph.agents.script import ScriptStep, app_aliases, is_dismissal, is_home
 from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
+from guigraph.envs import conventions
 from guigraph.retrieval.values import ValueIndex
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node, Trace
     from guigraph.retrieval.context import Context, GraphData, RetrievedTrace
 
-LOADING_TEXTS = ("loading", "please wait")
 LOOKAHEAD = 8
 ROUTE_COST_LIMIT = 15.0  # about seven transitions
 MAX_REVEAL_SCROLLS = 3
@@ -316,8 +316,7 @@ class GraphPolicy:
     def _wait_for_loading(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        text = " ".join(state.texts).lower()
-        if len(state.texts) <= 4 and any(word in text for word in LOADING_TEXTS):
+        if conventions.active().is_loading(list(state.texts)):
             self.pending = None
             return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="the screen is loading")
         return None
@@ -423,7 +422,7 @@ class GraphPolicy:
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         for view in state.elements:
-            if view.role == "button" and view.label.strip().lower() in DISMISS_LABELS:
+            if view.role == "button" and is_dismissal(view.label):
                 self.pending = None
                 return Proposal(
                     Action.click(view.center.x, view.center.y), view, "dismiss the pop-up"
@@ -567,24 +566,28 @@ def _same_app(a: str | None, b: str | None) -> bool:
 
 
 def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
-    """Which app each resource-id prefix belongs to, from the elements the nodes show."""
+    """Which app each element key (and each id's app part, where the world's ids name one)
+    belongs to, from the elements the nodes show: a value read off a screen is that app's."""
     from collections import Counter
 
+    parse = conventions.active().parse_id
     votes: dict[str, Counter[str]] = {}
     for node in nodes.values():
-        for element in node.example_elements:
-            rid = str(element.get("resource_id", ""))
-            if ":" in rid and node.app:
-                votes.setdefault(rid.split(":", 1)[0], Counter())[node.app] += 1
-    return {prefix: counts.most_common(1)[0][0] for prefix, counts in votes.items()}
+        if not node.app:
+            continue
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
+            owner = parse(str(element.get("resource_id") or "")).app
+            for name in (key, owner):
+                if name:
+                    votes.setdefault(name, Counter())[node.app] += 1
+    return {name: counts.most_common(1)[0][0] for name, counts in votes.items()}
 
 
 def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> None:
     """Keep every identified text: a later app may need a value shown here (focus memory)."""
     for view in state.elements:
-        rid = view.element.resource_id
-        if rid and view.element.text:
-            memory.remember(f"screen:{rid}", view.element.text, state.app, step)
+        if view.element.text:
+            memory.remember(f"screen:{view.key}", view.element.text, state.app, step)
 
 
 def _subgoals(script: Sequence[ScriptStep]) -> tuple[SubGoal, ...]:

@@ -13,6 +13,7 @@ import re
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.agents.script import ScriptStep
+from guigraph.envs import conventions
 from guigraph.geometry import Point
 from guigraph.retrieval.slots import content_words
 from guigraph.types import Action, ActionType, ScrollDirection
@@ -72,7 +73,7 @@ def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
         return by_value
     target_id = step.template.target_id
     if target_id:
-        same_id = [e for e in state.elements if e.element.resource_id == target_id]
+        same_id = [e for e in state.elements if e.key == target_id]
         if len(same_id) == 1 or (same_id and not label):
             return same_id[0]
     return None
@@ -90,7 +91,7 @@ def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementVi
     if not named:
         return None
     rid = step.template.target_id
-    same_id = [e for e in named if rid and e.element.resource_id == rid]
+    same_id = [e for e in named if rid and e.key == rid]
     actionable = [e for e in named if e.role in ACTIONABLE_ROLES]
     return (same_id or actionable or named)[0]
 
@@ -123,14 +124,18 @@ def _named_by_task(step: ScriptStep, state: SemanticState) -> ElementView | None
         and content_words(v.label) <= step.task_words
     ]  # fmt: skip
     family = _id_family(step.template.target_id)
-    kin = [v for v in named if family and _id_family(v.element.resource_id) == family]
+    kin = [v for v in named if family and _id_family(v.key) == family]
     chosen = kin or named
     return chosen[0] if len(chosen) == 1 else None
 
 
-def _id_family(resource_id: str) -> str:
-    """``messages:id/chat_Chen`` and ``share:id/contact_3`` without what names the item."""
-    return resource_id.rsplit("_", 1)[0] if "_" in resource_id.rsplit("/", 1)[-1] else resource_id
+def _id_family(key: str) -> str:
+    """An item's id without what names the item (``chat_Chen``, ``contact_3`` -> ``chat``,
+    ``contact``), so that items of one list are kin; keys of id-less elements stand alone."""
+    name = conventions.active().parse_id(key).name
+    if "_" not in name:
+        return key
+    return key[: len(key) - len(name)] + name.rsplit("_", 1)[0]
 
 
 def _task_match(step: ScriptStep, view: ElementView) -> int:

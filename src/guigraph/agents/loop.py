@@ -30,6 +30,7 @@ from guigraph.agents.roles import (
     Verdict,
     Verifier,
 )
+from guigraph.envs import conventions
 from guigraph.envs.base import Env
 from guigraph.types import Action, ActionType, Observation, Task
 
@@ -119,7 +120,14 @@ def run_episode(
     budget: Budget | None = None,
     callbacks: Sequence[Callback] = (),
 ) -> EpisodeResult:
-    budget = budget or Budget()
+    """Algorithm 1 on one task; the world's conventions are in force while the team acts."""
+    with conventions.using(env.conventions):
+        return _run(env, team, task, seed, budget or Budget(), callbacks)
+
+
+def _run(
+    env: Env, team: Team, task: Task, seed: int, budget: Budget, callbacks: Sequence[Callback]
+) -> EpisodeResult:
     started = time.perf_counter()
     observation = env.reset(task, seed)
     context = team.context(task)

@@ -13,25 +13,26 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from guigraph.envs import conventions
 from guigraph.retrieval.slots import content_words, fill_slot
 from guigraph.retrieval.values import Site, ValueIndex, type_site
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
 
-HOME_APPS = frozenset({"home", "launcher", ""})
-#: Buttons that close a pop-up: a recorded dismissal is an accident of that run, not a step of
-#: the workflow (the pop-up may not come again, and a rule dismisses it when it does). "Cancel"
-#: is left out: task dialogs (a playlist picker, a share sheet) have one too.
-DISMISS_LABELS = frozenset(
-    {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
-     "close", "skip", "dismiss"}
-)  # fmt: skip
-
 
 def is_home(app: str | None) -> bool:
-    """Launchers report themselves under several names; none of them is an app of a task."""
-    return (app or "").strip().lower() in HOME_APPS
+    """Launchers report themselves under several names (the world's conventions say which);
+    none of them is an app of a task."""
+    return conventions.active().is_home(app)
+
+
+def is_dismissal(label: str) -> bool:
+    """A button that closes a pop-up: a recorded dismissal is an accident of that run, not a
+    step of the workflow (the pop-up may not come again, and a rule dismisses it when it does).
+    The world's conventions leave "Cancel" out: task dialogs (a picker, a share sheet) have
+    one too."""
+    return conventions.active().is_dismissal(label)
 
 
 _END_TYPES = frozenset({"complete", "impossible"})
@@ -95,7 +96,7 @@ def trace_script(
 def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[ScriptStep]:
     """Drop what the recording did by accident: pop-up dismissals, and a tap into a state that
     was left at once with back (a wrong tap) unless that state showed a value used later."""
-    kept = [s for s in steps if s.template.target_label.strip().lower() not in DISMISS_LABELS]
+    kept = [s for s in steps if not is_dismissal(s.template.target_label)]
     read_later = {
         source.removeprefix("screen:") for s in kept for _, source in s.template.text_sources
     }
@@ -122,7 +123,7 @@ def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[
 def _shows_any(node: Node | None, resource_ids: set[str]) -> bool:
     if node is None:
         return False
-    return any(e.get("resource_id") in resource_ids for e in node.example_elements)
+    return any(key in resource_ids for key in node.element_keys)
 
 
 def _step(

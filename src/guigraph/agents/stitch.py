@@ -25,6 +25,7 @@ from guigraph.agents.script import (
     segments,
     trace_script,
 )
+from guigraph.envs import conventions
 from guigraph.retrieval.slots import STOPWORDS, content_words, words
 from guigraph.retrieval.values import ValueIndex
 
@@ -53,9 +54,14 @@ class PlanChoice:
 
 
 def source_app(source: str, id_apps: Mapping[str, str] | None = None) -> str:
-    """``screen:weather:id/temp`` -> the app that shows it ("Weather"), lower-cased."""
-    prefix = source.removeprefix("screen:").split(":", 1)[0]
-    return (id_apps or {}).get(prefix, prefix).lower()
+    """``screen:<element key>`` -> the app that shows it ("weather"), lower-cased: the app of
+    the recorded screens showing that element, else the app the world's id names."""
+    key = source.removeprefix("screen:")
+    apps = id_apps or {}
+    if key in apps:
+        return apps[key].lower()
+    owner = conventions.active().parse_id(key).app
+    return apps.get(owner, owner).lower()
 
 
 def apps_named(instruction: str, aliases: Mapping[str, str]) -> list[str]:

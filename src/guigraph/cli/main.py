@@ -31,6 +31,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.model",
     "guigraph.cli.sim",
     "guigraph.cli.replay",
+    "guigraph.cli.eval",
+    "guigraph.cli.report",
 )
 
 

@@ -57,7 +57,9 @@ def replay(
 ) -> None:
     """Run the team over the test episodes with teacher forcing; write one STEPS line per step.
 
-    Refuses a knowledge base built from any of the episodes it would replay.
+    Refuses a knowledge base built from any of the episodes it would replay. This is the
+    serial, single-file form of ``guigraph eval odyssey`` (which writes a run folder, runs
+    episodes concurrently, locally or on Ray, and counts model faults).
     """
     from guigraph.agents.factory import team_factory
     from guigraph.data.odyssey import OdysseyDataset

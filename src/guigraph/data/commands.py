@@ -2,6 +2,9 @@
 
 - *Raw* form: what an annotation file stores per step, ``action`` (CLICK, LONG_PRESS, SCROLL,
   TEXT, COMPLETE, INCOMPLETE) and ``info`` (points, a KEY_* name, the typed text, or "").
+  guigraph extends it for what recorded runs of other worlds contain and GUIOdyssey never
+  does: ``OPEN_APP`` (info: the app, package or URL opened) and ``WAIT`` (info: seconds). A
+  reader of the dataset never meets them.
 - *Command* form: the strings models are trained on and the evaluator compares, as the
   official ``decode_action`` writes them: ``CLICK: (x, y)``, ``SCROLL: UP``, ``TYPE: text``...
 
@@ -193,9 +196,18 @@ def raw_to_action(action: str, info: object, *, where: str = "") -> Action:
         return Action(ActionType.COMPLETE)
     if action == "INCOMPLETE":
         return Action(ActionType.IMPOSSIBLE)
+    if action == "OPEN_APP":
+        if not isinstance(info, str) or not info.strip():
+            raise DatasetError(place, "info", "OPEN_APP info the app, package or URL", info)
+        return Action.open_app(info)
+    if action == "WAIT":
+        if not isinstance(info, int | float) or isinstance(info, bool) or info < 0:
+            raise DatasetError(place, "info", "WAIT info seconds (a number >= 0)", info)
+        return Action(ActionType.WAIT, seconds=float(info))
     raise DatasetError(
-        place, "action", "one of CLICK, LONG_PRESS, SCROLL, TEXT, COMPLETE, INCOMPLETE", action
-    )
+        place, "action",
+        "one of CLICK, LONG_PRESS, SCROLL, TEXT, COMPLETE, INCOMPLETE (OPEN_APP, WAIT)", action,
+    )  # fmt: skip
 
 
 def _raw_number(value: float) -> int | float:
@@ -226,4 +238,8 @@ def action_to_raw(action: Action) -> tuple[str, object]:
         return "COMPLETE", ""
     if kind is ActionType.IMPOSSIBLE:
         return "INCOMPLETE", ""
+    if kind is ActionType.OPEN_APP:
+        return "OPEN_APP", action.app
+    if kind is ActionType.WAIT:
+        return "WAIT", _raw_number(action.seconds or 0.0)
     raise ActionError(f"{kind} has no GUIOdyssey raw form")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,12 +106,14 @@ class KnowledgeBase:
         return cls(folder, conn, settings)
 
     @classmethod
-    def open(cls, path: str | Path) -> KnowledgeBase:
+    def open(cls, path: str | Path, *, shared: bool = False) -> KnowledgeBase:
+        """Open an existing KB. ``shared``: its connection may be used from several threads
+        (read-only use, such as an evaluation's worker threads; SQLite serializes calls)."""
         folder = Path(path)
         db = folder / DB_FILE
         if not db.is_file():
             raise KnowledgeBaseError(f"{folder}: not a knowledge base (no {DB_FILE})")
-        conn = _connect(db)
+        conn = _connect(db, shared)
         try:
             rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
         except sqlite3.DatabaseError as exc:
@@ -210,9 +212,7 @@ class KnowledgeBase:
             "SELECT node_id, app, description, state_text, elements, screenshot_path, visits,"
             " first_episode FROM nodes ORDER BY node_id"
         )
-        return [
-            Node(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7]) for r in rows
-        ]
+        return [_node(r) for r in rows]
 
     def node_thumbnail(self, node_id: int) -> bytes | None:
         """A small JPEG of the node's representative screenshot (kept inside the KB)."""
@@ -319,8 +319,8 @@ class KnowledgeBase:
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(db)
+def _connect(db: Path, shared: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(db, check_same_thread=not shared)
     # WAL: readers (the agents) are never blocked by a growing build, and commits are cheap.
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
@@ -352,3 +352,7 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
         tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
         values=dict(json.loads(r[8])),
     )
+
+
+def _node(row: Sequence[Any]) -> Node:
+    return Node(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), *row[5:8])

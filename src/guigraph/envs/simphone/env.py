@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from guigraph.envs.base import Env, StepResult
+from guigraph.envs.base import Env, Evaluation, StepResult
+from guigraph.envs.conventions import Conventions
 from guigraph.envs.simphone import phone
 from guigraph.envs.simphone.devices import DEFAULT_DEVICE, DeviceProfile, get_device
+from guigraph.envs.simphone.skins import apply_skin, skin_conventions
 from guigraph.envs.simphone.widgets import APPS
 from guigraph.envs.simphone.world import World
 from guigraph.errors import EnvError
@@ -26,7 +28,8 @@ class SimPhone(Env):
     """The embedded simulated phone.
 
     ``version`` selects the layout version of the apps that have two; ``popup_rate`` is the
-    chance that an app greets its first launch (and a web page its opening) with a pop-up.
+    chance that an app greets its first launch (and a web page its opening) with a pop-up;
+    ``skin`` how observations report elements (``envs.simphone.skins``).
     """
 
     action_space = frozenset(ActionType)
@@ -36,12 +39,15 @@ class SimPhone(Env):
         device: str | DeviceProfile = DEFAULT_DEVICE,
         version: int = 1,
         popup_rate: float = 0.1,
+        skin: str = "standard",
     ) -> None:
         self.device = device if isinstance(device, DeviceProfile) else get_device(device)
         if version not in (1, 2):
             raise ValueError(f"app version must be 1 or 2, got {version}")
         self.version = version
         self.popup_rate = popup_rate
+        self.skin = skin
+        self._conventions = skin_conventions(skin)
         self.task: Task | None = None
         self._world: World | None = None
 
@@ -70,6 +76,32 @@ class SimPhone(Env):
 
     def close(self) -> None:
         self._world = None
+
+    @property
+    def conventions(self) -> Conventions:
+        return self._conventions
+
+    def evaluate(self) -> Evaluation | None:
+        """The template's checker; a free instruction (no template) has none."""
+        if self.task is None or not self.task.template_id:
+            return None
+        succeeded = self.task_succeeded()
+        return Evaluation(succeeded, 1.0 if succeeded else 0.0, "the template's state checker")
+
+    def make_task(self, spec: str, seed: int) -> Task:
+        """A template id gives its seeded task; other words a free instruction. Text shaped
+        like a template id (``app.thing``) that is not one is an error, not a free task."""
+        from guigraph.envs.simphone.tasks import TEMPLATES, make_task
+
+        text = spec.strip()
+        if text in TEMPLATES:
+            return make_task(text, seed)
+        if text and " " not in text and "." in text:
+            raise ValueError(
+                f"unknown SimPhone template {text!r}; see `guigraph sim tasks` for the "
+                f"{len(TEMPLATES)} templates, or give an instruction in words"
+            )
+        return super().make_task(text, seed)
 
     # For the recorder and the evaluation loop, never for the agent --------------------------
     @property
@@ -100,7 +132,7 @@ class SimPhone(Env):
         return Observation(
             screen=self.device.screen,
             screenshot=phone.render(world, self.device, view),
-            elements=phone.elements(view, self.device),
+            elements=apply_skin(self.skin, phone.elements(view, self.device)),
             app=label,
             activity=None,
         )

@@ -1,0 +1,151 @@
+"""Platform conventions: what a world's screens mean that no UI tree says outright.
+
+Which app is the home screen, which button words close a pop-up, which texts mean "still
+loading", how an element id names the app and the field it belongs to, which screen fields a
+question word asks for. These differ between Android, the web and any other world, so every
+world supplies its own :class:`Conventions` (``Env.conventions``) and code above ``envs/``
+reads them from there, never from constants of its own.
+
+The team reads the conventions in force through :func:`active`; the episode loop sets them
+from the environment it drives (:func:`using`), so a role deep in the planner need not be
+handed them through every call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class IdScheme(StrEnum):
+    """How a world writes element ids."""
+
+    ANDROID = "android"  # ``package:id/name`` (``com.example.app:id/price``, ``shop:id/price``)
+    HTML = "html"  # a DOM id (``#price``, ``price``); the page is the "app"
+    NONE = "none"  # no ids at all: elements carry text, role and bounds only
+
+
+@dataclass(frozen=True, slots=True)
+class ElementId:
+    """An element id split into the app it belongs to and its field name (both may be "")."""
+
+    app: str
+    name: str
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The lower-case words of the field name (``total_price`` -> total, price)."""
+        return frozenset(w for w in re.split(r"[^a-z0-9]+", self.name.lower()) if w)
+
+
+#: What a question asks for, as the words of the screen fields that answer it.
+ENGLISH_QUESTION_FIELDS: Mapping[str, frozenset[str]] = {
+    "who": frozenset({"artist", "author", "sender", "singer", "name", "organizer"}),
+    "when": frozenset({"time", "date", "when"}),
+    "where": frozenset({"location", "address", "place", "city"}),
+    "how much": frozenset({"price", "cost", "total"}),
+    "how many": frozenset({"count", "total", "number"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Conventions:
+    """One platform's conventions. Compare words lower-cased and stripped."""
+
+    name: str
+    id_scheme: IdScheme = IdScheme.ANDROID
+    #: App names that mean "the home screen / launcher" ("" is no app at all).
+    home_apps: frozenset[str] = frozenset({""})
+    #: Button labels that close a pop-up without doing the task's work.
+    dismiss_labels: frozenset[str] = frozenset()
+    #: Texts a screen shows while it is still loading.
+    loading_texts: tuple[str, ...] = ()
+    #: Id words of transient surfaces (dialogs, toasts) whose text is never a workflow value.
+    transient_words: frozenset[str] = frozenset()
+    #: Question word -> field-name words that answer it.
+    question_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: How the world opens an app: by launcher label / package, or by URL.
+    opens_apps_by: str = "launcher"
+
+    def is_home(self, app: str | None) -> bool:
+        return (app or "").strip().lower() in self.home_apps
+
+    def is_dismissal(self, label: str) -> bool:
+        return label.strip().lower() in self.dismiss_labels
+
+    def is_loading(self, texts: tuple[str, ...] | list[str]) -> bool:
+        """A screen of a few texts, one of which says it is loading."""
+        lowered = [t.lower() for t in texts]
+        return len(lowered) <= 4 and any(w in t for t in lowered for w in self.loading_texts)
+
+    def is_transient(self, field_name: str) -> bool:
+        return bool(ElementId("", field_name).words & self.transient_words)
+
+    def parse_id(self, resource_id: str) -> ElementId:
+        """``shop:id/price`` -> (shop, price) on Android; ``#price`` -> ("", price) on the web."""
+        rid = resource_id.strip()
+        if not rid:
+            return ElementId("", "")
+        if self.id_scheme is IdScheme.ANDROID:
+            app, sep, name = rid.partition(":id/")
+            if sep:
+                return ElementId(app, name)
+            return ElementId("", rid.rsplit("/", 1)[-1])
+        if self.id_scheme is IdScheme.HTML:
+            return ElementId("", rid.lstrip("#"))
+        return ElementId("", "")
+
+
+_POPUP_WORDS = frozenset(
+    {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
+     "close", "skip", "dismiss"}
+)  # fmt: skip
+
+#: Names a launcher goes by on Android: its package, or the label a recorder gives it.
+_LAUNCHERS = frozenset(
+    {"", "home", "launcher", "com.android.launcher3", "com.google.android.apps.nexuslauncher"}
+)
+
+#: Android's defaults: launcher packages and the system's own pop-up words.
+ANDROID = Conventions(
+    name="android",
+    id_scheme=IdScheme.ANDROID,
+    home_apps=_LAUNCHERS,
+    dismiss_labels=_POPUP_WORDS,
+    loading_texts=("loading", "please wait"),
+    transient_words=frozenset({"dialog", "popup", "alert", "toast", "snackbar"}),
+    question_fields=ENGLISH_QUESTION_FIELDS,
+)
+
+#: A web profile: the page is the app, DOM ids, cookie banners and modal close buttons.
+WEB = Conventions(
+    name="web",
+    id_scheme=IdScheme.HTML,
+    home_apps=frozenset({"", "about:blank"}),
+    dismiss_labels=_POPUP_WORDS | {"accept", "got it", "×", "x", "reject all"},
+    loading_texts=("loading", "please wait"),
+    transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
+    question_fields=ENGLISH_QUESTION_FIELDS,
+    opens_apps_by="url",
+)
+
+_ACTIVE: ContextVar[Conventions] = ContextVar("guigraph_conventions", default=ANDROID)
+
+
+def active() -> Conventions:
+    """The conventions of the world being acted in or built from (Android by default)."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def using(conventions: Conventions) -> Iterator[Conventions]:
+    """Make ``conventions`` the active ones for the duration of a block."""
+    token = _ACTIVE.set(conventions)
+    try:
+        yield conventions
+    finally:
+        _ACTIVE.reset(token)
