@@ -141,3 +141,33 @@ def test_a_screen_without_ui_tree_reaches_a_text_only_model_as_ocr_text() -> Non
     line = next(line for line in text.splitlines() if "Wi-Fi" in line)
     y = int(line.rsplit(", ", 1)[1].rstrip(")"))
     assert 680 < y < 780
+
+
+def test_replay_text_only_sends_no_image_and_keeps_every_step(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    from guigraph.data.odyssey import OdysseyDataset
+    from guigraph.envs.simphone.recorder import record
+    from guigraph.graph.from_logs import build_from_logs
+    from tests.eval.replay_oracle import replay_oracle
+
+    root = tmp_path_factory.mktemp("replay")
+    record(root / "logs", 30, seed=11, noise=0.1)
+    build_from_logs(root / "logs", root / "kb")
+    dataset = OdysseyDataset(root / "logs")
+    first = dataset.episode_ids("random", "test")[0]
+    oracle = replay_oracle(dataset, [first])
+    out = root / "STEPS.jsonl"
+    with FakeModelServer(oracle, models=("oracle",), vision=False) as server:
+        args = ["replay", str(root / "logs"), "--kb", str(root / "kb"), "--out", str(out)]
+        args += ["--policy", "model", "--limit", "1", "--text-only", "--model", "oracle"]
+        args += ["--base-url", server.base_url, "--max-tokens", "200", "--structured", "none"]
+        result = runner.invoke(app, args)
+        requests = list(server.requests)
+    assert result.exit_code == 0, result.output
+    assert requests and not any(has_image(body) for body in requests)
+    assert not any("response_format" in body for body in requests)
+    assert {body["max_tokens"] for body in requests} == {200}
+    assert len(out.read_text().splitlines()) == len(dataset.load(first).steps)
+    usage = json.loads(out.with_name("STEPS.usage.json").read_text())
+    assert usage["run"]["calls"] == len(requests) and usage["run"]["images"] == 0

