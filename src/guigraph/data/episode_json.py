@@ -28,8 +28,20 @@ from guigraph.types import (
 ANNOTATION_TEXTS = ("description", "intention", "context", "low_level_instruction")
 
 
-def screenshot_name(episode_id: str, step: int) -> str:
-    return f"{episode_id}_{step}.png"
+#: Screenshot file types a step may have; any other suffix is written as ``.png``.
+SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+
+def screenshot_name(episode_id: str, step: int, suffix: str = ".png") -> str:
+    """``<id>_<step>.png``; JPEG screenshots (real phones, DroidBot) keep ``.jpg``."""
+    suffix = suffix.lower() if suffix.lower() in SCREENSHOT_SUFFIXES else ".png"
+    return f"{episode_id}_{step}{suffix}"
+
+
+def step_screenshot_name(episode_id: str, step: Step) -> str:
+    """The file name a step's screenshot is written under (its source's type kept)."""
+    path = step.observation.screenshot_path
+    return screenshot_name(episode_id, step.index, Path(path).suffix if path else ".png")
 
 
 def parse_episode(data: Any, reader: FieldReader, screenshots_dir: Path) -> Episode | None:
@@ -248,7 +260,7 @@ def _step_to_json(episode_id: str, step: Step) -> dict[str, Any]:
     box = step.sam2_bbox
     out: dict[str, Any] = {
         "step": step.index,
-        "screenshot": screenshot_name(episode_id, step.index),
+        "screenshot": step_screenshot_name(episode_id, step),
         "action": action,
         "info": info,
         "ps": step.ps,

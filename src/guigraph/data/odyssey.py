@@ -24,6 +24,7 @@ from guigraph.data.episode_json import (
     episode_to_json,
     parse_episode,
     screenshot_name,
+    step_screenshot_name,
 )
 from guigraph.data.fields import FieldReader
 from guigraph.errors import DatasetError
@@ -143,7 +144,7 @@ def write_episode(root: Path, episode: Episode) -> Path:
     (root / ANNOTATIONS).mkdir(parents=True, exist_ok=True)
     (root / SCREENSHOTS).mkdir(parents=True, exist_ok=True)
     for step in episode.steps:
-        target = root / SCREENSHOTS / screenshot_name(episode.episode_id, step.index)
+        target = root / SCREENSHOTS / step_screenshot_name(episode.episode_id, step)
         _write_screenshot(step.observation, target)
     path = root / ANNOTATIONS / f"{episode.episode_id}.json"
     text = json.dumps(episode_to_json(episode), ensure_ascii=False, indent=1)
