@@ -142,35 +142,38 @@ def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescrip
     with_ui = [i for i, view in enumerate(views) if view.has_ui]
     prose = [i for i, view in enumerate(views) if not view.has_ui]
     if with_ui:
-        tokens = [sorted(views[i].structure_tokens()) for i in with_ui]
+        tokens = [sorted(views[i].weighted_tokens().items()) for i in with_ui]
         text_vectors[with_ui] = structure_vectors(tokens, encoder.dim)
     if prose:
         text_vectors[prose] = encoder.encode([texts[i] for i in prose])
     return [
-        StateDescriptor(text, text_vectors[i], None, view.app, view, from_ui=view.has_ui)
+        StateDescriptor(text, text_vectors[i], None, view.place, view, from_ui=view.has_ui)
         for i, (text, view) in enumerate(zip(texts, views, strict=True))
     ]
 
 
-def structure_vectors(token_lists: list[list[str]], dim: int) -> np.ndarray:
-    """Each token list as a unit vector of hashed token counts (no fitting: build-order free)."""
+def structure_vectors(
+    token_lists: list[list[tuple[str, float]]] | list[list[str]], dim: int
+) -> np.ndarray:
+    """Each list of (token, weight) (or plain tokens, weight 1) as a unit vector of hashed
+    weights (no fitting: build-order free)."""
     import numpy as np
+    from sklearn.preprocessing import normalize
 
-    return np.asarray(_structure_hasher(dim).transform(token_lists).toarray(), dtype=np.float32)
+    pairs = [[t if isinstance(t, tuple) else (t, 1.0) for t in tokens] for tokens in token_lists]
+    hashed = _structure_hasher(dim).transform(pairs)
+    return np.asarray(normalize(hashed, norm="l2").toarray(), dtype=np.float32)
 
 
 @functools.cache
 def _structure_hasher(dim: int) -> Any:
     import numpy as np
-    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.feature_extraction import FeatureHasher
 
-    return HashingVectorizer(
-        analyzer=_identity, n_features=dim, alternate_sign=False, norm="l2", dtype=np.float32
+    # The same hashing as a HashingVectorizer of the tokens: weights 1 give its vectors.
+    return FeatureHasher(
+        n_features=dim, input_type="pair", alternate_sign=False, dtype=np.float32
     )
-
-
-def _identity(tokens: list[str]) -> list[str]:
-    return tokens
 
 
 class StateIndex:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from guigraph.envs.conventions import Conventions, active
 from guigraph.errors import DatasetError
 from guigraph.types import Observation, UIElement
 
@@ -27,6 +28,10 @@ VISUAL_DIM = (THUMB_SIZE[0] // POOL) * (THUMB_SIZE[1] // POOL)
 
 _DIGITS = re.compile(r"-?\d+")
 
+#: How much a structure token tells screens apart (see ``ScreenView.weighted_tokens``).
+SCAFFOLD_WEIGHT = 0.1  # a layout container with no id and no text
+FRAMEWORK_WEIGHT = 0.3  # an id of the platform's, shared by every app's screens
+
 
 @dataclass
 class ScreenView:
@@ -36,7 +41,9 @@ class ScreenView:
     #: Reads text off the screenshot when there is neither a UI tree nor a description.
     ocr: OcrEngine | None = field(default=None, repr=False)
     _thumb: np.ndarray | None = field(default=None, repr=False)
-    _tokens: frozenset[str] | None = field(default=None, repr=False)
+    conventions: Conventions = field(default_factory=active, repr=False)
+    _tokens: dict[str, float] | None = field(default=None, repr=False)
+    _title: str | None = field(default=None, repr=False)
     _visual: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -46,6 +53,16 @@ class ScreenView:
     @property
     def app(self) -> str | None:
         return self.observation.app if self.use_ui else None
+
+    @property
+    def place(self) -> str | None:
+        """The app, and the foreground activity when the world reports one: a screen in
+        another activity is another screen, as one in another app is."""
+        app = self.app
+        activity = self.observation.activity if self.use_ui else None
+        if app and activity:
+            return f"{app}/{activity}"
+        return app
 
     @property
     def has_ui(self) -> bool:
@@ -90,9 +107,35 @@ class ScreenView:
 
         Digits are masked so a clock, a counter or a price does not make a new structure.
         """
+        return frozenset(self.weighted_tokens())
+
+    def weighted_tokens(self) -> dict[str, float]:
+        """Structure tokens with how much each tells screens apart: the platform's shared
+        ids and unnamed layout containers (every screen of a real app has dozens) count
+        little; the app's own ids, labelled controls and the title count fully."""
         if self._tokens is None:
-            self._tokens = frozenset(_structure_token(e) for e in self.elements or ())
+            tokens: dict[str, float] = {}
+            elements = self.elements or ()
+            for element in elements:
+                token, weight = _structure_token(element, elements, self.conventions)
+                tokens[token] = max(weight, tokens.get(token, 0.0))
+            title = self.title()
+            if title:
+                tokens[f"title:{title}"] = 1.0
+            self._tokens = tokens
         return self._tokens
+
+    def title(self) -> str:
+        """The dialog's title when a dialog is open (``dialog:<title>``), else the page's (an
+        id named as a title, or the first text in a toolbar); digits masked, lower case."""
+        if self._title is None:
+            self._title = _title(self.elements or (), self.conventions)
+        return self._title
+
+    def windows(self) -> frozenset[str]:
+        """Ids that only an overlay window (a dialog) has: which such windows are open."""
+        marks = self.conventions.window_ids
+        return frozenset(e.resource_id for e in self.elements or () if e.resource_id in marks)
 
     def state_text(self) -> str:
         """What the state descriptor embeds: UI structure when present, else the description,
@@ -110,20 +153,73 @@ class ScreenView:
         return self.description
 
 
-def _structure_token(element: UIElement) -> str:
-    """One word per element: ``role:resource-id``, else ``role:label`` for something to tap
-    (a button's label is structure), else the role alone; digits masked."""
+def _structure_token(
+    element: UIElement, elements: tuple[UIElement, ...], conventions: Conventions
+) -> tuple[str, float]:
+    """One word per element and its weight: ``role:app:id``, else ``role:label`` for
+    something to tap (a button's label is structure), else the role alone; digits masked."""
     role = element.class_name.rsplit(".", 1)[-1].lower()
     if element.resource_id:
-        # Digits masked too: list rows are often "note_3", "note_4"... one structure.
-        name = element.resource_id.rsplit("/", 1)[-1].lower()
-        return f"{role}:{_DIGITS.sub('#', name)}"
+        # Digits masked too: list rows are often "note_3", "note_4"... one structure. The
+        # app stays: android:id/title and com.example:id/title are different things.
+        parsed = conventions.parse_id(element.resource_id)
+        name = _DIGITS.sub("#", (parsed.name or element.resource_id).lower())
+        token = f"{role}:{parsed.app}:{name}" if parsed.app else f"{role}:{name}"
+        if conventions.is_framework_id(element.resource_id):
+            return token, FRAMEWORK_WEIGHT
+        return token, 1.0
     if element.editable:
-        return f"{role}:input"  # what is typed into a field is content, not structure
+        return f"{role}:input", 1.0  # what is typed into a field is content, not structure
     if not element.clickable:
-        return role  # unnamed text is content (an article, a song title), not structure
-    label = _DIGITS.sub("#", (element.text or element.content_desc).strip().lower())
-    return f"{role}:{'_'.join(label.split())}"
+        # Unnamed text is content (an article, a song title), not structure.
+        bare = not (element.text or element.content_desc)
+        scaffold = bare and conventions.is_container(element.class_name)
+        return role, SCAFFOLD_WEIGHT if scaffold else 1.0
+    label = element.text or element.content_desc or _inner_text(element, elements)
+    label = _DIGITS.sub("#", label.strip().lower())
+    return f"{role}:{'_'.join(label.split())}", 1.0
+
+
+def _inner_text(element: UIElement, elements: tuple[UIElement, ...]) -> str:
+    """The first text inside a control that has none of its own (a settings row's label)."""
+    box = element.bbox
+    for other in elements:
+        if other is element or not other.text:
+            continue
+        inner = other.bbox
+        if box.x1 <= inner.x1 and box.y1 <= inner.y1 and inner.x2 <= box.x2 and inner.y2 <= box.y2:
+            return other.text
+    return ""
+
+
+def _title(elements: tuple[UIElement, ...], conventions: Conventions) -> str:
+    dialog = next(
+        (e.text for e in elements if e.resource_id in conventions.dialog_title_ids and e.text),
+        None,
+    )
+    if dialog is not None:
+        return "dialog:" + _clean(dialog)
+    for element in elements:
+        if element.text and element.resource_id and not conventions.is_framework_id(
+            element.resource_id
+        ):
+            if conventions.parse_id(element.resource_id).name.lower() in conventions.title_names:
+                return _clean(element.text)
+    for bar in elements:
+        name = conventions.parse_id(bar.resource_id).name.lower() if bar.resource_id else ""
+        is_bar = bool(conventions.title_bar_classes) and bar.class_name.endswith(
+            conventions.title_bar_classes
+        )
+        if not (is_bar or name in conventions.title_bar_names):
+            continue
+        text = _inner_text(bar, tuple(e for e in elements if not e.clickable))
+        if text:
+            return _clean(text)
+    return ""
+
+
+def _clean(text: str) -> str:
+    return " ".join(_DIGITS.sub("#", text.lower()).split())
 
 
 def _thumbnail(observation: Observation) -> np.ndarray:

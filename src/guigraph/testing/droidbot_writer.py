@@ -44,6 +44,8 @@ from guigraph.types import Action, ActionType, Episode, ScrollDirection, Step, U
 #: The phone the screens are written for (a common 1080x2340 Android phone).
 WIDTH, HEIGHT = 1080, 2340
 LAUNCHER = "com.android.launcher3"
+#: Share of screens with a view of inverted bounds and one (partly) off screen.
+BAD_VIEW_SCREENS = 0.15
 _ROW_SUFFIX = re.compile(r"_(?:\d+|[A-Z][a-z]+)$")
 _DIALOG_BUTTONS = {"rate_now": 1, "allow": 1, "dismiss": 2, "deny": 2}
 #: Finger direction (GUIOdyssey) -> DroidBot's scroll direction (the content's way).
@@ -63,8 +65,6 @@ class WriterSettings:
     intent_start_rate: float = 0.5
     #: Share of events lost (not written), which breaks the state chain.
     lost_event_rate: float = 0.02
-    #: Share of states with a view of inverted bounds, and with one off screen.
-    bad_view_rate: float = 0.1
     jpeg_quality: int = 80
 
 
@@ -78,6 +78,7 @@ class _Folder:
     edges: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     events: int = 0
     package: str = ""
+    skeletons: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     def tag(self) -> str:
         self.clock += timedelta(seconds=3)
@@ -96,10 +97,20 @@ def write_droidbot(logs: Path, out: Path, settings: WriterSettings | None = None
         (root / "states").mkdir(parents=True, exist_ok=True)
         (root / "events").mkdir(parents=True, exist_ok=True)
         previous: str | None = None
-        for episode_id in ids[start : start + settings.episodes_per_folder]:
-            truth = json.loads((Path(logs) / "truth" / f"{episode_id}.json").read_text())
-            screens = [s["screen"] for s in truth["steps"]]
-            previous = _write_episode(folder, dataset.load(episode_id), screens, previous)
+        chunk = ids[start : start + settings.episodes_per_folder]
+        screens = {
+            episode_id: [
+                s["screen"]
+                for s in json.loads((Path(logs) / "truth" / f"{episode_id}.json").read_text())[
+                    "steps"
+                ]
+            ]
+            for episode_id in chunk
+        }
+        folder.skeletons = _skeletons(dataset, chunk, screens)
+        for episode_id in chunk:
+            episode = dataset.load(episode_id)
+            previous = _write_episode(folder, episode, screens[episode_id], previous)
         _write_utg(folder)
         folders.append(root)
     return folders
@@ -284,10 +295,10 @@ def _activity(screen: str, elements: list[UIElement]) -> str:
     return f"{package}/.{words}Activity"
 
 
-def _state(
-    folder: _Folder, step: Step, screen: str, below: dict[str, tuple[list[UIElement], str]]
-) -> str:
-    """Write the step's state the first time it is seen; returns its ``state_str``."""
+def _tree(
+    step: Step, screen: str, below: dict[str, tuple[list[UIElement], str]]
+) -> tuple[str, list[dict[str, Any]]]:
+    """The step's foreground activity and DroidBot views."""
     elements = [
         e for e in step.observation.elements or () if "kb_" not in e.resource_id
     ]  # the keyboard is another window, not in the app's dump
@@ -300,13 +311,44 @@ def _state(
     _page_tree(tree, page, app)
     if dialog:  # the page stays below the dialog, in the dialog's activity
         _dialog_tree(tree, elements)
-    if folder.rng.random() < folder.settings.bad_view_rate:
-        tree.broken_views(folder.rng)
-    views = tree.views
+    if int(_md5(screen), 16) % 100 < 100 * BAD_VIEW_SCREENS:
+        tree.broken_views(int(_md5(screen), 16))
+    return activity, tree.views
+
+
+def _content_free(view: dict[str, Any]) -> str:
+    return f"[class]{view['class']}[resource_id]{view['resource_id']}"
+
+
+def _skeletons(
+    dataset: OdysseyDataset, ids: list[str], screens: dict[str, list[str]]
+) -> dict[tuple[str, str], set[str]]:
+    """Every (class, id) each screen ever shows, by activity and screen.
+
+    DroidBot's ``state_str_content_free`` hashes the (class, id) pairs of a dump. An app
+    whose empty lists and hidden views are in the dump gives one screen one hash whatever
+    its content; SimPhone leaves out what is not shown, so the hash is taken over everything
+    the screen shows in any of its states, as that app would dump it.
+    """
+    out: dict[tuple[str, str], set[str]] = {}
+    for episode_id in ids:
+        below: dict[str, tuple[list[UIElement], str]] = {}
+        episode = dataset.load(episode_id)
+        for step, screen in zip(episode.steps, screens[episode_id], strict=True):
+            activity, views = _tree(step, screen, below)
+            out.setdefault((activity, screen), set()).update(_content_free(v) for v in views)
+    return out
+
+
+def _state(
+    folder: _Folder, step: Step, screen: str, below: dict[str, tuple[list[UIElement], str]]
+) -> str:
+    """Write the step's state the first time it is seen; returns its ``state_str``."""
+    activity, views = _tree(step, screen, below)
     state_str = _md5(activity + "{" + ",".join(sorted({_signature(v) for v in views})) + "}")
     if state_str in folder.states:
         return state_str  # DroidBot saves a state only the first time it sees it
-    content_free = sorted({f"[class]{v['class']}[resource_id]{v['resource_id']}" for v in views})
+    content_free = sorted(folder.skeletons[(activity, screen)])
     tag = folder.tag()
     for view in views:
         view["view_str"] = _md5(f"{activity}/{_signature(view)}/{view['temp_id']}")
@@ -409,11 +451,11 @@ class _Tree:
             self.views[parent]["children"].append(index)
         return index
 
-    def broken_views(self, rng: random.Random) -> None:
+    def broken_views(self, seed: int) -> None:
         """A view with inverted bounds and one off screen, as real dumps have."""
         root = 0
         self.add(root, "android.view.View", (700, 1900, 600, 1800))
-        if rng.random() < 0.5:
+        if seed % 2:
             self.add(root, "android.widget.ImageView", (1100, 2400, 1300, 2600))
         else:
             self.add(root, "android.widget.ImageView", (-40, 900, 300, 1000))
