@@ -223,11 +223,35 @@ def _parse_elements(
         return None
     elements = []
     for number, item in enumerate(value):
+        where = f"{here}.ui_elements[{number}]"
         try:
-            elements.append(UIElement.from_dict(item))
-        except (KeyError, TypeError, ValueError) as exc:
-            reader.fail(f"{here}.ui_elements[{number}]", "a UI element with a valid bbox", str(exc))
+            box = _screen_box(item, reader, where)
+            if box is None:
+                continue  # no area on the screen: dropped, with a warning
+            elements.append(UIElement.from_dict({**item, "bbox": box}))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            reader.fail(where, "a UI element with a bbox [x1, y1, x2, y2]", str(exc))
     return tuple(elements)
+
+
+def _screen_box(item: Any, reader: FieldReader, where: str) -> list[float] | None:
+    """The element's box clipped to the screen (0..1000); None, with a warning, when the
+    box is inverted or off screen. Real UI trees have such views; one must not cost the
+    episode."""
+    box = item["bbox"]
+    if not isinstance(box, list) or len(box) != 4:
+        raise ValueError(f"bbox {box!r} is not [x1, y1, x2, y2]")
+    x1, y1, x2, y2 = (float(v) for v in box)
+    if x2 < x1 or y2 < y1:
+        reader.warn(f"{where}.bbox", "x1<=x2 and y1<=y2 (element dropped)", box)
+        return None
+    clipped = [min(max(v, 0.0), 1000.0) for v in (x1, y1, x2, y2)]
+    if clipped[2] <= clipped[0] or clipped[3] <= clipped[1]:
+        reader.warn(f"{where}.bbox", "a box on the screen (element dropped)", box)
+        return None
+    if clipped != [x1, y1, x2, y2]:
+        reader.warn(f"{where}.bbox", "a box within 0..1000 (clipped)", box)
+    return clipped
 
 
 def episode_to_json(episode: Episode) -> dict[str, Any]:

@@ -14,6 +14,7 @@ the foreground). The real dataset lacks them, and readers treat them as optional
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -29,6 +30,8 @@ from guigraph.data.episode_json import (
 from guigraph.data.fields import FieldReader
 from guigraph.errors import DatasetError
 from guigraph.types import Episode, Observation
+
+logger = logging.getLogger(__name__)
 
 ANNOTATIONS = "annotations"
 SCREENSHOTS = "screenshots"
@@ -63,6 +66,12 @@ def read_episode(annotation_path: Path, screenshots_dir: Path) -> Episode:
     reader = FieldReader(annotation_path)
     episode = parse_episode(load_json(Path(annotation_path), reader), reader, screenshots_dir)
     assert episode is not None  # a non-collecting reader raises instead of returning None
+    if reader.warnings:
+        first = reader.warnings[0]
+        logger.warning(
+            "%s: %d UI element(s) clipped or dropped (first: %s %s)",
+            annotation_path, len(reader.warnings), first.field, first.message,
+        )  # fmt: skip
     return episode
 
 

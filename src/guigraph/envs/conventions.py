@@ -123,8 +123,18 @@ class Conventions:
 
 
 _POPUP_WORDS = frozenset(
-    {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
-     "close", "skip", "dismiss"}
+    {
+        "not now",
+        "no thanks",
+        "no, thanks",
+        "later",
+        "maybe later",
+        "deny",
+        "don't allow",
+        "close",
+        "skip",
+        "dismiss",
+    }
 )
 
 #: Names a launcher goes by on Android: its package, or the label a recorder gives it.
@@ -143,15 +153,30 @@ ANDROID = Conventions(
     question_fields=ENGLISH_QUESTION_FIELDS,
     framework_apps=frozenset({"android"}),
     container_classes=(
-        "Layout", "ViewGroup", "ViewPager", "ViewPager2", "ScrollView", "RecyclerView",
-        "ListView", "GridView", "android.view.View", "ViewStub", "ViewAnimator", "ViewFlipper",
+        "Layout",
+        "ViewGroup",
+        "ViewPager",
+        "ViewPager2",
+        "ScrollView",
+        "RecyclerView",
+        "ListView",
+        "GridView",
+        "android.view.View",
+        "ViewStub",
+        "ViewAnimator",
+        "ViewFlipper",
     ),
     title_names=frozenset({"title", "toolbar_title", "action_bar_title", "page_title"}),
     title_bar_classes=("Toolbar", "ActionBar", "ActionBarContainer"),
     title_bar_names=frozenset({"toolbar", "action_bar", "app_bar", "action_bar_container"}),
     window_ids=frozenset(
-        {"android:id/parentPanel", "android:id/alertTitle", "android:id/buttonPanel",
-         "android:id/contentPanel", "android:id/select_dialog_listview"}
+        {
+            "android:id/parentPanel",
+            "android:id/alertTitle",
+            "android:id/buttonPanel",
+            "android:id/contentPanel",
+            "android:id/select_dialog_listview",
+        }
     ),
     dialog_title_ids=frozenset({"android:id/alertTitle"}),
     pager_classes=("ViewPager", "ViewPager2", "TabLayout", "TabWidget", "TabLayout$TabView"),

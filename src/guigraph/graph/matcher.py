@@ -171,9 +171,7 @@ def _structure_hasher(dim: int) -> Any:
     from sklearn.feature_extraction import FeatureHasher
 
     # The same hashing as a HashingVectorizer of the tokens: weights 1 give its vectors.
-    return FeatureHasher(
-        n_features=dim, input_type="pair", alternate_sign=False, dtype=np.float32
-    )
+    return FeatureHasher(n_features=dim, input_type="pair", alternate_sign=False, dtype=np.float32)
 
 
 class StateIndex:

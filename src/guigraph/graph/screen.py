@@ -200,11 +200,11 @@ def _title(elements: tuple[UIElement, ...], conventions: Conventions) -> str:
     if dialog is not None:
         return "dialog:" + _clean(dialog)
     for element in elements:
-        if element.text and element.resource_id and not conventions.is_framework_id(
-            element.resource_id
-        ):
-            if conventions.parse_id(element.resource_id).name.lower() in conventions.title_names:
-                return _clean(element.text)
+        rid = element.resource_id
+        if not element.text or not rid or conventions.is_framework_id(rid):
+            continue
+        if conventions.parse_id(rid).name.lower() in conventions.title_names:
+            return _clean(element.text)
     for bar in elements:
         name = conventions.parse_id(bar.resource_id).name.lower() if bar.resource_id else ""
         is_bar = bool(conventions.title_bar_classes) and bar.class_name.endswith(
