@@ -333,6 +333,8 @@ def _jpeg_thumbnail(view: ScreenView) -> bytes:
     import io
 
     with view.observation.image() as image:
+        if image.format == "JPEG":
+            image.draft("RGB", (THUMBNAIL_WIDTH, THUMBNAIL_WIDTH))  # decode at reduced size
         rgb = image.convert("RGB")
         height = max(1, round(rgb.height * THUMBNAIL_WIDTH / rgb.width))
         small = rgb.resize((THUMBNAIL_WIDTH, height))

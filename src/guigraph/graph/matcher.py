@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from guigraph.embed import TextEncoder
-from guigraph.graph.screen import VISUAL_DIM, ScreenView
+from guigraph.graph.screen import LAYOUT_DIM, VISUAL_DIM, ScreenView
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,6 +71,17 @@ class Candidate:
         """Computed when first asked: it may need the query's screenshot decoded."""
         return float(self.stored_visual @ self.query.visual_vector)
 
+    @functools.cached_property
+    def visual_parts(self) -> tuple[float, float]:
+        """Cosines of the layout and of the title band (1.0 when neither has a title band)."""
+        query = self.query.visual_vector
+        stored = self.stored_visual
+        layout = 2.0 * float(stored[:LAYOUT_DIM] @ query[:LAYOUT_DIM])
+        a, b = stored[LAYOUT_DIM:], query[LAYOUT_DIM:]
+        if float(a @ a) < 1e-6 and float(b @ b) < 1e-6:
+            return layout, 1.0  # two blank bands: nothing there tells them apart
+        return layout, 2.0 * float(a @ b)
+
 
 @runtime_checkable
 class StateVerifier(Protocol):
@@ -87,8 +98,12 @@ class MatchSettings:
     #: UI structure at least this similar is the same screen without looking at pixels.
     text_sure: float = 0.95
     visual_threshold: float = 0.5
-    #: With no text on either side, looks alone decide, and screens of one app look alike.
+    #: With no text on either side, looks alone decide, and screens of one app look alike:
+    #: the same screen has the same title band and much the same layout, whatever its
+    #: content; or looks the same as a whole.
     visual_only_threshold: float = 0.99
+    title_band_threshold: float = 0.97
+    layout_threshold: float = 0.7
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so
@@ -120,7 +135,11 @@ class DualThresholdVerifier:
             return False
         text = candidate.text_similarity
         if text is None:
-            return candidate.visual_similarity >= self.settings.visual_only_threshold
+            if candidate.visual_similarity >= self.settings.visual_only_threshold:
+                return True
+            layout, band = candidate.visual_parts
+            settings = self.settings
+            return band >= settings.title_band_threshold and layout >= settings.layout_threshold
         if text < self.settings.text_threshold:
             return False
         if descriptor.from_ui and text >= self.settings.text_sure:
