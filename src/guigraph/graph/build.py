@@ -189,7 +189,8 @@ class GraphBuilder:
             " thumbnail, visits, first_episode) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
             (
                 view.app,
-                view.description,
+                # Named by what it shows when no one described it (real runs rarely are).
+                view.description or (view.summary() if view.has_ui else ""),
                 descriptor.text,
                 dumps(elements),
                 str(path) if path else None,

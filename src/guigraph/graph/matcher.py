@@ -104,6 +104,10 @@ class MatchSettings:
     visual_only_threshold: float = 0.99
     title_band_threshold: float = 0.97
     layout_threshold: float = 0.7
+    #: ... or much the same layout and a title band of the same shape (a chat with another
+    #: contact, the results of another query: the title is content there).
+    layout_sure: float = 0.85
+    title_band_shape: float = 0.8
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so
@@ -139,12 +143,15 @@ class DualThresholdVerifier:
                 return True
             layout, band = candidate.visual_parts
             settings = self.settings
-            return band >= settings.title_band_threshold and layout >= settings.layout_threshold
+            if band >= settings.title_band_threshold and layout >= settings.layout_threshold:
+                return True
+            return layout >= settings.layout_sure and band >= settings.title_band_shape
         if text < self.settings.text_threshold:
             return False
         if descriptor.from_ui and text >= self.settings.text_sure:
             return True
-        return candidate.visual_similarity >= self.settings.visual_threshold
+        # The layout: text that agrees already says what a title band would.
+        return candidate.visual_parts[0] >= self.settings.visual_threshold
 
 
 def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescriptor]:

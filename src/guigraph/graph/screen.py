@@ -142,6 +142,40 @@ class ScreenView:
             self._title = _title(self.elements or (), self.conventions)
         return self._title
 
+    def summary(self, limit: int = 6) -> str:
+        """A name for the screen from its meaningful elements: the title, then the labels of
+        its controls and of the app's own named fields (never scaffolding, framework-only
+        containers or free content text)."""
+        labels: list[str] = []
+        elements = self.elements or ()
+        for element in elements:
+            token, weight = _structure_token(element, elements, self.conventions)
+            if weight < 1.0 or ":" not in token or token.endswith(":"):
+                continue
+            if element.editable:
+                label = element.content_desc or token.rsplit(":", 1)[-1]
+            elif element.clickable:
+                label = element.text or element.content_desc or _inner_text(element, elements)
+            elif element.text or element.content_desc or not self._is_frame(element):
+                label = token.rsplit(":", 1)[-1].replace("_", " ")
+            else:
+                continue  # an app's named container (its toolbar, a fragment) says nothing
+            label = " ".join(label.split())[:30]
+            if label and label not in labels:
+                labels.append(label)
+        title = " ".join(_title(elements, self.conventions, clean=False).split())
+        shown = ", ".join(labels[:limit]) + (
+            f" (+{len(labels) - limit})" if len(labels) > limit else ""
+        )
+        if title:
+            return f"{title}: {shown}" if shown else title
+        return shown
+
+    def _is_frame(self, element: UIElement) -> bool:
+        bars = self.conventions.title_bar_classes
+        cls = element.class_name
+        return self.conventions.is_container(cls) or (bool(bars) and cls.endswith(bars))
+
     def windows(self) -> frozenset[str]:
         """Ids that only an overlay window (a dialog) has: which such windows are open."""
         marks = self.conventions.window_ids
@@ -202,19 +236,26 @@ def _inner_text(element: UIElement, elements: tuple[UIElement, ...]) -> str:
     return ""
 
 
-def _title(elements: tuple[UIElement, ...], conventions: Conventions) -> str:
+def _title(elements: tuple[UIElement, ...], conventions: Conventions, clean: bool = True) -> str:
+    title = _raw_title(elements, conventions)
+    if not clean:
+        return title.removeprefix("dialog:")
+    return _clean(title)
+
+
+def _raw_title(elements: tuple[UIElement, ...], conventions: Conventions) -> str:
     dialog = next(
         (e.text for e in elements if e.resource_id in conventions.dialog_title_ids and e.text),
         None,
     )
     if dialog is not None:
-        return "dialog:" + _clean(dialog)
+        return "dialog:" + dialog
     for element in elements:
         rid = element.resource_id
         if not element.text or not rid or conventions.is_framework_id(rid):
             continue
         if conventions.parse_id(rid).name.lower() in conventions.title_names:
-            return _clean(element.text)
+            return element.text
     for bar in elements:
         name = conventions.parse_id(bar.resource_id).name.lower() if bar.resource_id else ""
         is_bar = bool(conventions.title_bar_classes) and bar.class_name.endswith(
@@ -224,7 +265,7 @@ def _title(elements: tuple[UIElement, ...], conventions: Conventions) -> str:
             continue
         text = _inner_text(bar, tuple(e for e in elements if not e.clickable))
         if text:
-            return _clean(text)
+            return text
     return ""
 
 
@@ -260,9 +301,11 @@ def _pooled_edges(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
     edges += np.abs(np.diff(image, axis=0, append=image[-1:, :]))
     h, w = edges.shape
     edges = edges[: h - h % rows, : w - w % cols]
-    return edges.reshape(rows, edges.shape[0] // rows, cols, edges.shape[1] // cols).mean(
-        axis=(1, 3)
-    ).ravel()
+    return (
+        edges.reshape(rows, edges.shape[0] // rows, cols, edges.shape[1] // cols)
+        .mean(axis=(1, 3))
+        .ravel()
+    )
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
