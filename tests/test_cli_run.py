@@ -71,7 +71,7 @@ def test_free_text_runs_but_success_is_unknown(kb: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--env", "android"], "unknown env 'android'; available: simphone"),
+        (["--env", "simphon"], "unknown world 'simphon'; did you mean 'simphone'?"),
         (["--task", "tool.wify"], "unknown SimPhone template 'tool.wify'"),
         (["--device", "Nokia 3310"], "unknown device 'Nokia 3310'"),
         (["--kb", "/nonexistent/kb"], "no such knowledge-base folder"),

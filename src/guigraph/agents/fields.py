@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from guigraph.envs import conventions
 from guigraph.retrieval.slots import content_words, words
-from guigraph.types import stored_element_key
 
 if TYPE_CHECKING:
     from guigraph.agents.script import ScriptStep
@@ -45,13 +44,15 @@ def offered_fields(
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
     for node_id in sorted(states):
         node = nodes.get(node_id)
-        for element in node.example_elements if node is not None else ():
+        if node is None:
+            continue
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
             field_id = world.parse_id(str(element.get("resource_id") or ""))
             if not field_id.name or element.get("clickable") or field_id.name == "title":
                 continue  # no field name to match, a control, or a screen's header
             if world.is_transient(field_id.name):
                 continue  # a pop-up's text is never the workflow's value
-            source = f"screen:{stored_element_key(element)}"
+            source = f"screen:{key}"
             if field_id.words & set(asked) and source not in offered:
                 offered.append(source)
     return offered
@@ -70,7 +71,7 @@ def until_shown(
     for index in range(uses_value[-1] if uses_value else 0, len(steps)):
         target = steps[index].jumps_to
         node = nodes.get(target) if target is not None else None
-        if node is not None and {stored_element_key(e) for e in node.example_elements} & wanted:
+        if node is not None and set(node.element_keys) & wanted:
             return steps[: index + 1]
     return steps
 

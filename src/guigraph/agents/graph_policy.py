@@ -32,7 +32,7 @@ from guigraph.agents.script import ScriptStep, app_aliases, is_dismissal, is_hom
 from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
 from guigraph.envs import conventions
 from guigraph.retrieval.values import ValueIndex
-from guigraph.types import Action, ActionType, ScrollDirection, Task, stored_element_key
+from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -575,8 +575,7 @@ def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
     for node in nodes.values():
         if not node.app:
             continue
-        for element in node.example_elements:
-            key = stored_element_key(element)
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
             owner = parse(str(element.get("resource_id") or "")).app
             for name in (key, owner):
                 if name:
@@ -588,7 +587,7 @@ def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> No
     """Keep every identified text: a later app may need a value shown here (focus memory)."""
     for view in state.elements:
         if view.element.text:
-            memory.remember(f"screen:{view.element.key}", view.element.text, state.app, step)
+            memory.remember(f"screen:{view.key}", view.element.text, state.app, step)
 
 
 def _subgoals(script: Sequence[ScriptStep]) -> tuple[SubGoal, ...]:

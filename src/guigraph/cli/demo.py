@@ -52,6 +52,14 @@ def demo(
             "--templates", hidden=True, help="Evaluate only these comma-separated templates."
         ),
     ] = "",
+    skin: Annotated[
+        str,
+        typer.Option(
+            "--skin",
+            help="How SimPhone reports elements, in the logs and live: standard, html-ids "
+            "(DOM-style ids) or no-ids (text, role and bounds only).",
+        ),
+    ] = "standard",
 ) -> None:
     """Record SimPhone logs, build the graph, and measure the agent team's success rate.
 
@@ -60,14 +68,18 @@ def demo(
     and on another device profile, each with the workflow graph and with the trace baseline.
     Last, the logs' test split is replayed teacher-forced and scored for AMS and SR.
     """
+    from guigraph.envs.simphone.skins import skin_conventions
     from guigraph.errors import GuigraphError
     from guigraph.eval.demo import DemoConfig, run_demo
 
     try:
         chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
-        config = DemoConfig(episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen)
+        config = DemoConfig(
+            episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen, skin=skin
+        )
+        skin_conventions(skin)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--instances") from exc
+        raise typer.BadParameter(str(exc), param_hint="--instances/--skin") from exc
     if fresh and out.exists():
         shutil.rmtree(out)
     console = _console(stderr=as_json)

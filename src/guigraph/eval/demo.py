@@ -40,6 +40,8 @@ class DemoConfig:
     max_steps: int = 40
     #: Evaluate only these templates (all when empty); the logs are the same either way.
     templates: tuple[str, ...] = ()
+    #: How SimPhone reports elements, in the logs and live (``envs.simphone.skins``).
+    skin: str = "standard"
 
     def logs_settings(self) -> dict[str, Any]:
         """What the logs (and so the KB) depend on; the evaluation sizes may change freely."""
@@ -49,6 +51,8 @@ class DemoConfig:
             "noise": self.noise,
             "device": self.device,
             "holdout_templates": held_out_templates(),
+            # Only a non-default skin is named, so folders made before skins existed still fit.
+            **({"skin": self.skin} if self.skin != "standard" else {}),
         }
 
 
@@ -92,7 +96,10 @@ def run_demo(out: Path, config: DemoConfig, reporter: Reporter | None = None) ->
     _claim_folder(out, config, reporter)
     used_seeds = _ensure_logs(out / "logs", config, reporter)
     kb_stats = _ensure_kb(out, reporter)
-    cases = plan_cases(seen, held, config.sizes, used_seeds, config.device, config.other_device)
+    cases = plan_cases(
+        seen, held, config.sizes, used_seeds, config.device, config.other_device,
+        skin=config.skin,
+    )  # fmt: skip
     rows = _run_cases(out, cases, config, reporter)
     test_split = _test_split_scores(out, reporter)
     planned = {case.key for case in cases}
@@ -187,6 +194,7 @@ def _ensure_logs(logs: Path, config: DemoConfig, reporter: Reporter) -> set[int]
             noise=config.noise,
             holdout=held_out_templates(),
             on_episode=lambda _: advance(),
+            skin=config.skin,
         )
         if summary.failures:
             reporter.note(f"warning: the expert failed on {', '.join(summary.failures)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -210,9 +210,7 @@ class KnowledgeBase:
             "SELECT node_id, app, description, state_text, elements, screenshot_path, visits,"
             " first_episode FROM nodes ORDER BY node_id"
         )
-        return [
-            Node(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7]) for r in rows
-        ]
+        return [_node(r) for r in rows]
 
     def node_thumbnail(self, node_id: int) -> bytes | None:
         """A small JPEG of the node's representative screenshot (kept inside the KB)."""
@@ -352,3 +350,7 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
         tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
         values=dict(json.loads(r[8])),
     )
+
+
+def _node(row: Sequence[Any]) -> Node:
+    return Node(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), *row[5:8])
