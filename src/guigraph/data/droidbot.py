@@ -140,7 +140,7 @@ def _import_folder(
     on_episode: Callable[[str], None] | None,
 ) -> None:
     states = _index_states(folder)
-    device = _device(folder)
+    run = _run(folder)
     events = [_read_event(path) for path in sorted((folder / "events").glob("event_*.json"))]
     prefix = _id_prefix(folder, events)
     chains = _chains(events, states, folder, summary)
@@ -149,7 +149,7 @@ def _import_folder(
         if (out / ANNOTATIONS / f"{episode_id}.json").is_file():
             summary.already_imported += 1
             continue
-        episode, screens = _episode(episode_id, chain, states, device, summary)
+        episode, screens = _episode(episode_id, chain, states, run, summary)
         _write(out, episode, screens)
         summary.episodes.append(episode_id)
         summary.steps += len(episode.steps)
@@ -213,9 +213,20 @@ def read_utg(folder: Path) -> dict[str, Any]:
     return data
 
 
-def _device(folder: Path) -> str:
+@dataclass(frozen=True)
+class _Run:
+    """What ``utg.js`` says of the run: the device and the app explored."""
+
+    device: str
+    package: str
+
+
+def _run(folder: Path) -> _Run:
     utg = read_utg(folder)
-    return str(utg.get("device_model_number") or "DroidBot device")
+    return _Run(
+        str(utg.get("device_model_number") or "DroidBot device"),
+        str(utg.get("app_package") or ""),
+    )
 
 
 # Chains of events -------------------------------------------------------------------------
@@ -372,7 +383,7 @@ def _episode(
     episode_id: str,
     chain: list[tuple[_Event, Action]],
     states: dict[str, State],
-    device_name: str,
+    run: _Run,
     summary: ImportSummary,
 ) -> tuple[Episode, list[str]]:
     names = [event.start for event, _ in chain] + [chain[-1][0].stop]
@@ -384,11 +395,14 @@ def _episode(
         state = states[name]
         steps.append(Step(index=index, observation=_observation(state, summary), action=action))
     apps = tuple(dict.fromkeys(s.observation.app for s in steps if s.observation.app))
+    # The app DroidBot explored, else the one most of the episode is in.
+    seen = [s.observation.app for s in steps if s.observation.app]
+    target = run.package or (max(set(seen), key=seen.count) if seen else "the app")
     episode = Episode(
         episode_id=episode_id,
-        instruction=f"Explore {apps[0] if apps else 'the app'}",
+        instruction=f"Explore {target}",
         category=CATEGORY,
-        device=DeviceInfo(device_name, screen.width, screen.height),
+        device=DeviceInfo(run.device, screen.width, screen.height),
         steps=tuple(steps),
         apps=apps,
     )
