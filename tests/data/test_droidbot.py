@@ -187,3 +187,23 @@ def test_summary_counts_repairs() -> None:
     assert clipped is not None and clipped.editable and clipped.bbox.y2 == 1000
     assert view_element({"bounds": [[0, 0], [5, 5]], "visible": False}, screen, summary) is None
     assert (summary.dropped_elements, summary.clipped_elements) == (1, 1)
+
+
+def test_broken_files_cost_their_events_not_the_run(
+    droidbot_runs: list[Path], tmp_path: Path
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(droidbot_runs[0], run)
+    events = sorted((run / "events").glob("*.json"))
+    events[3].write_text("{not json")
+    states = sorted((run / "states").glob("state_*.json"))
+    states[2].write_text(json.dumps({"state_str": "x", "views": []}))
+    summary = import_droidbot([run], tmp_path / "logs")
+    assert summary.episodes and summary.bad_states
+    assert any(name == events[3].name for _, name, _ in summary.cuts)
+    assert (
+        "foreground_activity" in summary.bad_states[0] and states[2].name in summary.bad_states[0]
+    )
+    assert check_dataset(tmp_path / "logs") == []

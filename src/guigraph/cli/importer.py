@@ -41,6 +41,8 @@ def droidbot(
             f"(inverted or off-screen bounds), {summary.clipped_elements} clipped to it",
             err=True,
         )
+    for problem in summary.bad_states:
+        typer.echo(f"warning: state left out: {problem}", err=True)
     for folder, event, why in summary.cuts:
         typer.echo(f"warning: {folder}/events/{event}: left out, {why}", err=True)
     typer.echo(

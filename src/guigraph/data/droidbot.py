@@ -102,6 +102,8 @@ class ImportSummary:
     clipped_elements: int = 0
     #: Events left out of every episode: (folder, event file, why).
     cuts: list[tuple[str, str, str]] = field(default_factory=list)
+    #: State files that could not be read (the error, naming file and field).
+    bad_states: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -139,9 +141,14 @@ def _import_folder(
     summary: ImportSummary,
     on_episode: Callable[[str], None] | None,
 ) -> None:
-    states = _index_states(folder)
+    states = _index_states(folder, summary)
     run = _run(folder)
-    events = [_read_event(path) for path in sorted((folder / "events").glob("event_*.json"))]
+    events = []
+    for path in sorted((folder / "events").glob("event_*.json")):
+        try:
+            events.append(_read_event(path))
+        except DatasetError as exc:  # one broken file costs its event, not the run
+            summary.cuts.append((str(folder), path.name, str(exc)))
     prefix = _id_prefix(folder, events)
     chains = _chains(events, states, folder, summary)
     for number, chain in enumerate(chains):
@@ -171,17 +178,29 @@ def _load(path: Path) -> Any:
         raise DatasetError(path, None, "a readable JSON file", str(exc)) from exc
 
 
-def _index_states(folder: Path) -> dict[str, State]:
+def _index_states(folder: Path, summary: ImportSummary) -> dict[str, State]:
+    """Every readable state by ``state_str``; a broken state file is reported, and the
+    events that name its state are cut where they would use it."""
     states: dict[str, State] = {}
     for path in sorted((folder / "states").glob("state_*.json")):
-        data = _load(path)
-        if not isinstance(data, Mapping) or not isinstance(data.get("state_str"), str):
-            raise DatasetError(path, "state_str", "a DroidBot state with a state_str")
-        for key in ("views", "foreground_activity", "state_str_content_free"):
-            if key not in data:
-                raise DatasetError(path, key, "a DroidBot state field", "nothing")
+        try:
+            data = _read_state(path)
+        except DatasetError as exc:
+            summary.bad_states.append(str(exc))
+            continue
         states.setdefault(data["state_str"], State(path, data))
     return states
+
+
+def _read_state(path: Path) -> Mapping[str, Any]:
+    data = _load(path)
+    if not isinstance(data, Mapping) or not isinstance(data.get("state_str"), str):
+        raise DatasetError(path, "state_str", "a DroidBot state with a state_str")
+    for key in ("views", "foreground_activity", "state_str_content_free"):
+        if key not in data:
+            raise DatasetError(path, key, "a DroidBot state field", "nothing")
+    _screen(data, path)
+    return data
 
 
 def _read_event(path: Path) -> _Event:
@@ -275,10 +294,10 @@ def _restarts(event: Mapping[str, Any]) -> bool:
     return event.get("event_type") == "intent" and ("force-stop" in intent or " -S" in intent)
 
 
-def _screen(state: Mapping[str, Any]) -> ScreenSize:
+def _screen(state: Mapping[str, Any], path: Path | None = None) -> ScreenSize:
     width, height = state.get("width"), state.get("height")
     if not isinstance(width, int) or not isinstance(height, int) or width < 1 or height < 1:
-        raise DatasetError(None, "width/height", "the state's screen size in pixels", width)
+        raise DatasetError(path, "width", "the state's screen size in pixels", [width, height])
     return ScreenSize(width, height)
 
 
