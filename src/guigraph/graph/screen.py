@@ -88,7 +88,7 @@ class ScreenView:
                 self._thumb, self._mid = _thumbnail(self.observation)
             except Exception as exc:  # PIL raises several types for a broken PNG
                 where = self.observation.screenshot_path or "<in-memory screenshot>"
-                raise DatasetError(where, None, "a readable PNG screenshot", str(exc)) from exc
+                raise DatasetError(where, None, "a readable PNG or JPEG screenshot", str(exc)) from exc
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
