@@ -107,7 +107,7 @@ class MatchSettings:
     #: ... or much the same layout and a title band of the same shape (a chat with another
     #: contact, the results of another query: the title is content there).
     layout_sure: float = 0.85
-    title_band_shape: float = 0.8
+    title_band_shape: float = 0.9
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so

@@ -25,7 +25,10 @@ THUMB_SIZE = (32, 64)
 #: The visual descriptor pools the edge map of a finer image (MID_SIZE) over LAYOUT_GRID
 #: (rows, cols) blocks: thin rows, as screens are stacks of rows whose content changes ...
 MID_SIZE = (132, 288)
-LAYOUT_GRID = (48, 6)
+LAYOUT_GRID = (28, 6)
+#: Only the upper part of the screen: keyboards and bottom sheets cover the rest while the
+#: screen stays the same (and make every screen that shows one look alike).
+LAYOUT_SHARE = 0.6
 LAYOUT_DIM = LAYOUT_GRID[0] * LAYOUT_GRID[1]
 #: ... and that of its title band over BAND_GRID.
 #: Where app bars write a page's title, as shares of the screen's height (under the status
@@ -88,7 +91,8 @@ class ScreenView:
                 self._thumb, self._mid = _thumbnail(self.observation)
             except Exception as exc:  # PIL raises several types for a broken PNG
                 where = self.observation.screenshot_path or "<in-memory screenshot>"
-                raise DatasetError(where, None, "a readable PNG or JPEG screenshot", str(exc)) from exc
+                expected = "a readable PNG or JPEG screenshot"
+                raise DatasetError(where, None, expected, str(exc)) from exc
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
@@ -106,7 +110,8 @@ class ScreenView:
             return self._visual
         self.thumbnail()
         assert self._mid is not None  # made with the thumbnail
-        layout = _unit(_pooled_edges(self._mid, *LAYOUT_GRID))
+        upper = self._mid[: round(LAYOUT_SHARE * MID_SIZE[1])]
+        layout = _unit(_pooled_edges(upper, *LAYOUT_GRID))
         top, bottom = (round(share * MID_SIZE[1]) for share in TITLE_BAND)
         band = _unit(_pooled_edges(self._mid[top:bottom], *BAND_GRID))
         self._visual = (np.concatenate([layout, band]) / np.sqrt(2.0)).astype(np.float32)
