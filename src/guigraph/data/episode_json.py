@@ -44,8 +44,14 @@ def step_screenshot_name(episode_id: str, step: Step) -> str:
     return screenshot_name(episode_id, step.index, Path(path).suffix if path else ".png")
 
 
-def parse_episode(data: Any, reader: FieldReader, screenshots_dir: Path) -> Episode | None:
-    """Parse an episode's JSON; in collecting mode every problem lands in ``reader.problems``."""
+def parse_episode(
+    data: Any, reader: FieldReader, screenshots_dir: Path, *, elements: bool = True
+) -> Episode | None:
+    """Parse an episode's JSON; in collecting mode every problem lands in ``reader.problems``.
+
+    ``elements=False`` leaves the UI trees unread (``Observation.elements`` None): a build
+    that ignores them need not pay for parsing them.
+    """
     if not isinstance(data, Mapping):
         if data is not None:
             reader.fail(None, "a JSON object at the top level", type(data).__name__)
@@ -66,7 +72,7 @@ def parse_episode(data: Any, reader: FieldReader, screenshots_dir: Path) -> Epis
         apps = _parse_apps(task_info, reader)
         meta_task = reader.string(task_info, "meta_task", "task_info.meta_task", required=False)
         task = reader.string(task_info, "task", "task_info.task", required=False)
-    steps = _parse_steps(data, reader, episode_id, device, screenshots_dir)
+    steps = _parse_steps(data, reader, episode_id, device, screenshots_dir, elements)
     if reader.problems or None in (
         episode_id,
         device,
@@ -124,6 +130,7 @@ def _parse_steps(
     episode_id: str | None,
     device: DeviceInfo | None,
     screenshots_dir: Path,
+    with_elements: bool = True,
 ) -> list[Step] | None:
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list):
@@ -133,7 +140,7 @@ def _parse_steps(
     if length is not None and length != len(raw_steps):
         reader.fail("step_length", f"the number of steps ({len(raw_steps)})", length)
     steps = [
-        _parse_step(raw, position, reader, episode_id, device, screenshots_dir)
+        _parse_step(raw, position, reader, episode_id, device, screenshots_dir, with_elements)
         for position, raw in enumerate(raw_steps)
     ]
     return None if any(step is None for step in steps) else steps  # type: ignore[return-value]
@@ -146,6 +153,7 @@ def _parse_step(
     episode_id: str | None,
     device: DeviceInfo | None,
     screenshots_dir: Path,
+    with_elements: bool = True,
 ) -> Step | None:
     here = f"steps[{position}]"
     if not isinstance(raw, Mapping):
@@ -162,7 +170,7 @@ def _parse_step(
         name: reader.string(raw, name, f"{here}.{name}", required=False)
         for name in ("ps", *ANNOTATION_TEXTS)
     }
-    elements = _parse_elements(raw, reader, here)
+    elements = _parse_elements(raw, reader, here) if with_elements else None
     app = reader.string(raw, "app", f"{here}.app", required=False)
     if len(reader.problems) > problems_before or None in (index, shot, action, device, episode_id):
         return None

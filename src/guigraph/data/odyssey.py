@@ -61,10 +61,11 @@ def load_json(path: Path, reader: FieldReader) -> Any:
     return None
 
 
-def read_episode(annotation_path: Path, screenshots_dir: Path) -> Episode:
+def read_episode(annotation_path: Path, screenshots_dir: Path, *, elements: bool = True) -> Episode:
     """One episode file as an ``Episode``; DatasetError at the first problem found."""
     reader = FieldReader(annotation_path)
-    episode = parse_episode(load_json(Path(annotation_path), reader), reader, screenshots_dir)
+    data = load_json(Path(annotation_path), reader)
+    episode = parse_episode(data, reader, screenshots_dir, elements=elements)
     assert episode is not None  # a non-collecting reader raises instead of returning None
     if reader.warnings:
         first = reader.warnings[0]
@@ -109,8 +110,10 @@ class OdysseyDataset:
             return list(parts[part])
         return [episode for name in SPLIT_PARTS for episode in parts[name]]
 
-    def load(self, episode_id: str) -> Episode:
-        return read_episode(self.annotations / f"{episode_id}.json", self.screenshots)
+    def load(self, episode_id: str, *, elements: bool = True) -> Episode:
+        """One episode; ``elements=False`` skips its UI trees (see ``parse_episode``)."""
+        path = self.annotations / f"{episode_id}.json"
+        return read_episode(path, self.screenshots, elements=elements)
 
     def __iter__(self) -> Iterator[Episode]:
         return (self.load(episode_id) for episode_id in self.episode_ids())

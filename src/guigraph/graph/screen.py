@@ -292,7 +292,10 @@ def _thumbnail(observation: Observation) -> tuple[np.ndarray, np.ndarray]:
         image = opened if opened.mode in ("RGB", "RGBA", "L") else opened.convert("RGB")
         # Shrink first, then drop colour: converting a full screenshot costs more than this.
         # BOX averages every source pixel; reducing_gap pre-shrinks big screenshots fast.
-        mid = image.resize(MID_SIZE, Image.Resampling.BOX, reducing_gap=2.0).convert("L")
+        # A draft already about MID_SIZE needs no averaging: a nearest-pixel fit is enough.
+        near = image.width < 2 * MID_SIZE[0] and image.height < 2 * MID_SIZE[1]
+        how = Image.Resampling.NEAREST if near else Image.Resampling.BOX
+        mid = image.resize(MID_SIZE, how, reducing_gap=None if near else 2.0).convert("L")
     small = mid.resize(THUMB_SIZE, Image.Resampling.BOX)
     as_array = lambda im: np.asarray(im, dtype=np.float32) / 255.0  # noqa: E731
     return as_array(small), as_array(mid)
