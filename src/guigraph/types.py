@@ -216,6 +216,10 @@ class UIElement:
     scrollable: bool = False
     focused: bool = False
     checked: bool = False
+    #: The app package the element belongs to, where the world says (Android's UI tree).
+    package: str = ""
+    #: False for a greyed-out control (Android's ``enabled``); most worlds never say.
+    enabled: bool = True
 
     def __post_init__(self) -> None:
         if self.bbox.space is not CoordSpace.NORM:
@@ -228,12 +232,14 @@ class UIElement:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bbox": self.bbox.as_list()}
-        for name in ("text", "content_desc", "class_name", "resource_id"):
+        for name in ("text", "content_desc", "class_name", "resource_id", "package"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         for name in ("clickable", "editable", "scrollable", "focused", "checked"):
             if getattr(self, name):
                 out[name] = True
+        if not self.enabled:  # written only when False, so older files read as enabled
+            out["enabled"] = False
         return out
 
     @classmethod
@@ -249,6 +255,8 @@ class UIElement:
             scrollable=bool(data.get("scrollable", False)),
             focused=bool(data.get("focused", False)),
             checked=bool(data.get("checked", False)),
+            package=str(data.get("package", "")),
+            enabled=bool(data.get("enabled", True)),
         )
 
 
@@ -266,7 +274,7 @@ def element_keys(elements: Sequence[UIElement], app: str | None = None) -> list[
     The resource id when the world gives one. Many web pages and some apps give none, and an
     element's text is often the very value that changes between runs; so an id-less element is
     named by its screen's app, its class, the shape of its text and its rank among the
-    screen's elements of that class and shape in reading order (``weather/textview:9°#0``).
+    screen's elements of that class and shape in reading order (``@weather/textview:9°#0``).
     Unlike a place on the screen, this holds on another device's layout.
     """
     return _keys([(e.resource_id, e.class_name, e.text) for e in elements], app)
@@ -281,6 +289,10 @@ def stored_element_keys(elements: Sequence[Mapping[str, Any]], app: str | None) 
     return _keys(fields, app)
 
 
+#: How an id-less element's key starts; no resource id does (ids are parsed, keys not).
+ID_LESS_KEY = "@"
+
+
 def _keys(elements: Sequence[tuple[str, str, str]], app: str | None) -> list[str]:
     ranks: dict[str, int] = {}
     keys: list[str] = []
@@ -290,7 +302,7 @@ def _keys(elements: Sequence[tuple[str, str, str]], app: str | None) -> list[str
             keys.append(resource_id)
             continue
         role = class_name.rsplit(".", 1)[-1].lower() or "view"
-        base = f"{scope}/{role}:{text_shape(text)}"
+        base = f"{ID_LESS_KEY}{scope}/{role}:{text_shape(text)}"
         keys.append(f"{base}#{ranks.get(base, 0)}")
         ranks[base] = ranks.get(base, 0) + 1
     return keys

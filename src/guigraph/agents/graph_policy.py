@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from guigraph.agents.fields import learn_field_words
 from guigraph.agents.grounding import ground, step_text
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
@@ -69,6 +70,8 @@ class GraphView:
     #: app -> words nearly every instruction using the app says, and that rarely appear
     #: without it ("email" for Mail): an app whose marker the task lacks is likely not wanted.
     markers: dict[str, set[str]] = field(default_factory=dict)
+    #: id-less screen field -> what recorded instructions call it (``fields.learn_field_words``)
+    field_words: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -191,6 +194,7 @@ class GraphView:
         return cls(
             nodes, edges, routes, values, app_aliases(list(edges.values()), nodes), traces,
             vectors, kb.encoder, _id_apps(nodes),
+            field_words=learn_field_words(traces, edges),
         )  # fmt: skip
 
 
@@ -223,6 +227,7 @@ class GraphPolicy:
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
+            field_words=self.view.field_words,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

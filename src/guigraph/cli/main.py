@@ -32,6 +32,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.model",
     "guigraph.cli.sim",
     "guigraph.cli.replay",
+    "guigraph.cli.eval",
+    "guigraph.cli.report",
+    "guigraph.cli.devices",
+    "guigraph.cli.record",
 )
 
 

@@ -69,7 +69,7 @@ def run(
     ] = "Pixel 7 Pro",
     version: Annotated[int, typer.Option("--version", help="SimPhone: app version (1 or 2).")] = 1,
     skin: Annotated[
-        str, typer.Option("--skin", help="SimPhone: standard, html-ids or no-ids.")
+        str, typer.Option("--skin", help="SimPhone: standard, html-ids, no-ids or android.")
     ] = "standard",
     serial: Annotated[
         str | None, typer.Option("--serial", help="Android: the device's serial.")
@@ -92,6 +92,14 @@ def run(
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
+    model_config: options.ModelConfigFile = None,
+    text_only: options.TextOnly = False,
+    timeout: options.Timeout = None,
+    max_tokens: options.MaxTokens = None,
+    retries: options.Retries = None,
+    coords: options.Coords = None,
+    structured: options.Structured = None,
+    model_set: options.ModelSet = None,
 ) -> None:
     """Run the agent team on one task in any world (model-free by default), printing each step."""
     from contextlib import ExitStack
@@ -102,14 +110,14 @@ def run(
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
     from guigraph.envs import Env, make
     from guigraph.envs.wrappers import RecordEpisodes
-    from guigraph.errors import ConfigError, GuigraphError
+    from guigraph.errors import GuigraphError
 
     try:
         if policy == "graph":  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
         settings = world_options(env, device, version, skin, serial, env_option or [])
         world: Env = make(env, **settings)
-    except (ConfigError, ValueError) as exc:
+    except (GuigraphError, ValueError) as exc:  # a world may fail to start (no device)
         raise _fail(str(exc)) from exc
     try:
         the_task = world.make_task(task, seed)
@@ -127,10 +135,14 @@ def run(
         callbacks.append(TrajectoryWriter(out))
     try:
         with ExitStack() as resources:
+            models = options.role_models(
+                model, base_url, model_config, text_only, timeout, max_tokens, retries, coords,
+                structured, model_set,
+            )  # fmt: skip
             make_team, hub = team_factory(
                 policy, knowledge, resources, memory=memory, verify=verify, history=history,
-                use_graph=not no_graph, model=model, base_url=base_url,
-                action_space=world.action_space,
+                use_graph=not no_graph, models=models, action_space=world.action_space,
+                usage_path=out / "usage.json" if out is not None else None,
             )  # fmt: skip
             team = make_team(the_task)
             budget = Budget(max_steps)

@@ -20,6 +20,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from guigraph.types import ID_LESS_KEY
+
 
 class IdScheme(StrEnum):
     """How a world writes element ids."""
@@ -110,7 +112,7 @@ class Conventions:
     def parse_id(self, resource_id: str) -> ElementId:
         """``shop:id/price`` -> (shop, price) on Android; ``#price`` -> ("", price) on the web."""
         rid = resource_id.strip()
-        if not rid:
+        if not rid or rid.startswith(ID_LESS_KEY):  # no id, or the key of an id-less element
             return ElementId("", "")
         if self.id_scheme is IdScheme.ANDROID:
             app, sep, name = rid.partition(":id/")

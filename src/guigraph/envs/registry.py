@@ -68,3 +68,9 @@ register(
     "guigraph.envs.simphone.env:SimPhone",
     "the embedded simulated phone (options: device, version, skin, popup_rate)",
 )
+register(
+    "android",
+    "guigraph.envs.android.env:AndroidEnv",
+    "a phone or emulator over ADB (options: serial, settle_timeout_s, settle_poll_s; the ADB "
+    "server at ANDROID_ADB_SERVER_PORT)",
+)

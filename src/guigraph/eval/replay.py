@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from guigraph.agents.loop import Budget, Team, run_episode
+from guigraph.agents.loop import Budget, Callback, Team, run_episode
 from guigraph.agents.roles import Outcome, OutcomeChecker, Proposal, SemanticState, SubGoal
 from guigraph.data.commands import action_to_text
 from guigraph.envs.replay import Prediction, ReplayEnv
@@ -83,14 +83,21 @@ def check_kb_disjoint(kb: KnowledgeBase, episode_ids: Iterable[str]) -> None:
         )
 
 
-def replay_episode(episode: Episode, team: Team, seed: int = 0) -> list[StepRecord]:
-    """One episode teacher-forced: a STEPS record for every recorded step."""
+def replay_episode(
+    episode: Episode, team: Team, seed: int = 0, callbacks: Sequence[Callback] = ()
+) -> list[StepRecord]:
+    """One episode teacher-forced: a STEPS record for every recorded step.
+
+    ``callbacks`` see the loop's record of each step as it completes (``record.step`` is the
+    recorded step it predicted: the replay adds no recovery steps).
+    """
     team.outcome = _NoRecovery(team.outcome)
     env = ReplayEnv(episode)
     with env:
         # The env ends the episode after its last step; the budget only guards against a
         # loop that never steps (it cannot: every step consumes a recorded step).
-        run_episode(env, team, ReplayEnv.task_of(episode), seed, Budget(len(episode.steps) + 1))
+        budget = Budget(len(episode.steps) + 1)
+        run_episode(env, team, ReplayEnv.task_of(episode), seed, budget, callbacks)
     return episode_records(episode, env.predictions)
 
 

@@ -106,12 +106,14 @@ class KnowledgeBase:
         return cls(folder, conn, settings)
 
     @classmethod
-    def open(cls, path: str | Path) -> KnowledgeBase:
+    def open(cls, path: str | Path, *, shared: bool = False) -> KnowledgeBase:
+        """Open an existing KB. ``shared``: its connection may be used from several threads
+        (read-only use, such as an evaluation's worker threads; SQLite serializes calls)."""
         folder = Path(path)
         db = folder / DB_FILE
         if not db.is_file():
             raise KnowledgeBaseError(f"{folder}: not a knowledge base (no {DB_FILE})")
-        conn = _connect(db)
+        conn = _connect(db, shared)
         try:
             rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
         except sqlite3.DatabaseError as exc:
@@ -317,8 +319,8 @@ class KnowledgeBase:
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(db)
+def _connect(db: Path, shared: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(db, check_same_thread=not shared)
     # WAL: readers (the agents) are never blocked by a growing build, and commits are cheap.
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")

@@ -110,7 +110,8 @@ def record_episode(
     noise: float,
     skin: str = "standard",
 ) -> Recorded:
-    """Run the expert on one seeded task; the episode ends with COMPLETE."""
+    """Run the expert on one seeded task; the episode ends with COMPLETE. ``skin`` is how the
+    recorded observations report elements (``android``: as a phone's uiautomator dump)."""
     world_seed = task_seed(seed, index)
     task = make_task(template_id, world_seed)
     env = SimPhone(device, version=version, popup_rate=popup_rate_for(noise), skin=skin)
