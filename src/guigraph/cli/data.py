@@ -33,13 +33,29 @@ def check(
     """Validate a whole folder and report every problem; exit code 1 if there are any."""
     from guigraph.data.check import check_dataset
 
-    problems = check_dataset(folder)
+    warnings: list[Problem] = []
+    problems = check_dataset(folder, warnings)
     if as_json:
         typer.echo(json.dumps([p.to_dict() for p in problems], indent=2))
     else:
+        _print_warnings(warnings)
         _print_problems(folder, problems)
     if problems:
         raise typer.Exit(1)
+
+
+#: Warnings listed one by one up to this many; the rest are counted.
+_SHOWN_WARNINGS = 10
+
+
+def _print_warnings(warnings: list[Problem]) -> None:
+    """Repairs the readers make (clipped or dropped elements, JPEGs): not problems."""
+    for warning in warnings[:_SHOWN_WARNINGS]:
+        field = f" {warning.field}" if warning.field else ""
+        typer.echo(f"warning: {warning.path}{field}: {warning.message}", err=True)
+    if len(warnings) > _SHOWN_WARNINGS:
+        files = len({w.path for w in warnings})
+        typer.echo(f"warning: ... {len(warnings)} warnings in {files} file(s) in all", err=True)
 
 
 def _print_problems(folder: Path, problems: list[Problem]) -> None:

@@ -32,8 +32,11 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Nodes, edges, traces, apps and average degree."""
+    from guigraph.retrieval.context import node_label
+
     with _open(kb_dir) as kb:
         figures = kb.stats()
+        busiest = sorted(kb.nodes(), key=lambda n: -n.visits)[:_BUSIEST]
     if as_json:
         typer.echo(json.dumps(figures, indent=1))
         return
@@ -42,6 +45,14 @@ def stats(
         f"steps {figures['steps']}  average degree {figures['average_degree']}\n"
         f"apps ({len(figures['apps'])}): {', '.join(figures['apps']) or '-'}"
     )
+    if busiest:
+        typer.echo("most visited nodes:")
+        for node in busiest:
+            typer.echo(f"  {node.visits:>5}  {node_label(node, width=80)}")
+
+
+#: How many of the most visited nodes ``kb stats`` names.
+_BUSIEST = 10
 
 
 @kb_app.command("export")

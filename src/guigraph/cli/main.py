@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.demo",
     "guigraph.cli.run",
     "guigraph.cli.data",
+    "guigraph.cli.importer",
     "guigraph.cli.score",
     "guigraph.cli.build",
     "guigraph.cli.kb",

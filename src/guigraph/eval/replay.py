@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 
 from guigraph.agents.loop import Budget, Callback, Team, run_episode
 from guigraph.agents.roles import Outcome, OutcomeChecker, Proposal, SemanticState, SubGoal
-from guigraph.data.commands import action_to_command
+from guigraph.data.commands import action_to_text
 from guigraph.envs.replay import Prediction, ReplayEnv
-from guigraph.errors import ActionError, ConfigError, DatasetError
+from guigraph.errors import ConfigError, DatasetError
 from guigraph.eval.steps import (
     StepRecord,
     decode_line,
@@ -54,12 +54,7 @@ def prediction_text(action: Action) -> str:
     """The official command of an action; actions GUIOdyssey has no command for keep their
     own name (``WAIT``, ``OPEN_APP: clock``) so the matcher scores them wrong instead of failing.
     """
-    try:
-        return action_to_command(action)
-    except ActionError:
-        argument = action.app if action.app is not None else ""
-        name = action.type.value.upper()
-        return f"{name}: {argument}" if argument else name
+    return action_to_text(action)
 
 
 class _NoRecovery:

@@ -16,7 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
-from guigraph.data.commands import action_to_command
+from guigraph.data.commands import action_to_text
 from guigraph.errors import ActionError, DatasetError
 from guigraph.eval.gcpause import paused_gc
 from guigraph.eval.matching import MatchMode, Verdict, match_official, match_strict
@@ -40,7 +40,7 @@ def step_record(episode: Episode, index: int, pred: str) -> StepRecord:
     """The record of one recorded step and a prediction for it (gt from the recorded action)."""
     step = episode.steps[index]
     box = () if step.sam2_bbox is None else tuple(step.sam2_bbox.as_list())
-    gt = action_to_command(step.action)
+    gt = action_to_text(step.action)  # an OPEN_APP step (imported runs) keeps its name
     return StepRecord(
         episode.episode_id, index, episode.category, len(episode.steps), gt, pred, box
     )

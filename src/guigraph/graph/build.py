@@ -194,7 +194,8 @@ class GraphBuilder:
             " thumbnail, visits, first_episode) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
             (
                 view.app,
-                view.description,
+                # Named by what it shows when no one described it (real runs rarely are).
+                view.description or (view.summary() if view.has_ui else ""),
                 descriptor.text,
                 dumps(elements),
                 # Absolute: the KB is read from other working directories than the build's.
@@ -350,6 +351,9 @@ def _jpeg_thumbnail(view: ScreenView) -> bytes:
     import io
 
     with view.observation.image() as image:
+        if image.format == "JPEG":
+            # Decode at reduced size (1/8 of a phone's screenshot is about the thumbnail's).
+            image.draft("RGB", (THUMBNAIL_WIDTH // 2, THUMBNAIL_WIDTH // 2))
         rgb = image.convert("RGB")
         height = max(1, round(rgb.height * THUMBNAIL_WIDTH / rgb.width))
         small = rgb.resize((THUMBNAIL_WIDTH, height))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from guigraph.embed import TextEncoder
-from guigraph.graph.screen import VISUAL_DIM, ScreenView
+from guigraph.graph.screen import LAYOUT_DIM, VISUAL_DIM, ScreenView
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,6 +73,17 @@ class Candidate:
         """Computed when first asked: it may need the query's screenshot decoded."""
         return float(self.stored_visual @ self.query.visual_vector)
 
+    @functools.cached_property
+    def visual_parts(self) -> tuple[float, float]:
+        """Cosines of the layout and of the title band (1.0 when neither has a title band)."""
+        query = self.query.visual_vector
+        stored = self.stored_visual
+        layout = 2.0 * float(stored[:LAYOUT_DIM] @ query[:LAYOUT_DIM])
+        a, b = stored[LAYOUT_DIM:], query[LAYOUT_DIM:]
+        if float(a @ a) < 1e-6 and float(b @ b) < 1e-6:
+            return layout, 1.0  # two blank bands: nothing there tells them apart
+        return layout, 2.0 * float(a @ b)
+
 
 @runtime_checkable
 class StateVerifier(Protocol):
@@ -89,8 +100,16 @@ class MatchSettings:
     #: UI structure at least this similar is the same screen without looking at pixels.
     text_sure: float = 0.95
     visual_threshold: float = 0.5
-    #: With no text on either side, looks alone decide, and screens of one app look alike.
+    #: With no text on either side, looks alone decide, and screens of one app look alike:
+    #: the same screen has the same title band and much the same layout, whatever its
+    #: content; or looks the same as a whole.
     visual_only_threshold: float = 0.99
+    title_band_threshold: float = 0.97
+    layout_threshold: float = 0.7
+    #: ... or much the same layout and a title band of the same shape (a chat with another
+    #: contact, the results of another query: the title is content there).
+    layout_sure: float = 0.85
+    title_band_shape: float = 0.9
     #: Share of the text part in the ranking score; the rest is visual.
     text_weight: float = 0.5
     #: A merged screen less similar than this to its node becomes one more exemplar of it, so
@@ -122,12 +141,19 @@ class DualThresholdVerifier:
             return False
         text = candidate.text_similarity
         if text is None:
-            return candidate.visual_similarity >= self.settings.visual_only_threshold
+            if candidate.visual_similarity >= self.settings.visual_only_threshold:
+                return True
+            layout, band = candidate.visual_parts
+            settings = self.settings
+            if band >= settings.title_band_threshold and layout >= settings.layout_threshold:
+                return True
+            return layout >= settings.layout_sure and band >= settings.title_band_shape
         if text < self.settings.text_threshold:
             return False
         if descriptor.from_ui and text >= self.settings.text_sure:
             return True
-        return candidate.visual_similarity >= self.settings.visual_threshold
+        # The layout: text that agrees already says what a title band would.
+        return candidate.visual_parts[0] >= self.settings.visual_threshold
 
 
 def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescriptor]:
@@ -144,35 +170,36 @@ def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescrip
     with_ui = [i for i, view in enumerate(views) if view.has_ui]
     prose = [i for i, view in enumerate(views) if not view.has_ui]
     if with_ui:
-        tokens = [sorted(views[i].structure_tokens()) for i in with_ui]
+        tokens = [sorted(views[i].weighted_tokens().items()) for i in with_ui]
         text_vectors[with_ui] = structure_vectors(tokens, encoder.dim)
     if prose:
         text_vectors[prose] = encoder.encode([texts[i] for i in prose])
     return [
-        StateDescriptor(text, text_vectors[i], None, view.app, view, from_ui=view.has_ui)
+        StateDescriptor(text, text_vectors[i], None, view.place, view, from_ui=view.has_ui)
         for i, (text, view) in enumerate(zip(texts, views, strict=True))
     ]
 
 
-def structure_vectors(token_lists: list[list[str]], dim: int) -> np.ndarray:
-    """Each token list as a unit vector of hashed token counts (no fitting: build-order free)."""
+def structure_vectors(
+    token_lists: list[list[tuple[str, float]]] | list[list[str]], dim: int
+) -> np.ndarray:
+    """Each list of (token, weight) (or plain tokens, weight 1) as a unit vector of hashed
+    weights (no fitting: build-order free)."""
     import numpy as np
+    from sklearn.preprocessing import normalize
 
-    return np.asarray(_structure_hasher(dim).transform(token_lists).toarray(), dtype=np.float32)
+    pairs = [[t if isinstance(t, tuple) else (t, 1.0) for t in tokens] for tokens in token_lists]
+    hashed = _structure_hasher(dim).transform(pairs)
+    return np.asarray(normalize(hashed, norm="l2").toarray(), dtype=np.float32)
 
 
 @functools.cache
 def _structure_hasher(dim: int) -> Any:
     import numpy as np
-    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.feature_extraction import FeatureHasher
 
-    return HashingVectorizer(
-        analyzer=_identity, n_features=dim, alternate_sign=False, norm="l2", dtype=np.float32
-    )
-
-
-def _identity(tokens: list[str]) -> list[str]:
-    return tokens
+    # The same hashing as a HashingVectorizer of the tokens: weights 1 give its vectors.
+    return FeatureHasher(n_features=dim, input_type="pair", alternate_sign=False, dtype=np.float32)
 
 
 class StateIndex:
