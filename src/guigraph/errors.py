@@ -49,6 +49,10 @@ class KnowledgeBaseError(GuigraphError):
     """A knowledge base folder is missing, corrupt or of an unsupported schema version."""
 
 
+class FolderBusyError(GuigraphError):
+    """Another guigraph process is writing the same folder (a build, a demo)."""
+
+
 class ModelCallError(GuigraphError):
     """A model server call failed after all retries (unreachable, 4xx, repeated 5xx, timeout)."""
 

@@ -7,7 +7,7 @@ persistence. Prompt rendering lives elsewhere (agents, prompts), never here.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -202,27 +202,6 @@ def _point_or_none(value: Any) -> Point | None:
     return Point(float(value[0]), float(value[1]))
 
 
-#: Grid of the place part of an id-less element's key, in normalized units (x, y).
-KEY_GRID = (100.0, 20.0)
-
-
-def element_key(resource_id: str, class_name: str, bbox: BBox) -> str:
-    """See :attr:`UIElement.key` (also used on elements stored as dicts)."""
-    if resource_id:
-        return resource_id
-    role = class_name.rsplit(".", 1)[-1].lower() or "view"
-    center = bbox.center
-    return f"{role}@{int(center.x // KEY_GRID[0])},{int(center.y // KEY_GRID[1])}"
-
-
-def stored_element_key(element: Mapping[str, Any]) -> str:
-    """:func:`element_key` of an element stored by :meth:`UIElement.to_dict`."""
-    rid = str(element.get("resource_id") or "")
-    if rid:
-        return rid
-    return element_key("", str(element.get("class_name", "")), BBox.from_list(element["bbox"]))
-
-
 @dataclass(frozen=True, slots=True)
 class UIElement:
     """One node of a screen's UI tree, as an accessibility tree or a DOM reports it."""
@@ -237,6 +216,10 @@ class UIElement:
     scrollable: bool = False
     focused: bool = False
     checked: bool = False
+    #: The app package the element belongs to, where the world says (Android's UI tree).
+    package: str = ""
+    #: False for a greyed-out control (Android's ``enabled``); most worlds never say.
+    enabled: bool = True
 
     def __post_init__(self) -> None:
         if self.bbox.space is not CoordSpace.NORM:
@@ -247,21 +230,16 @@ class UIElement:
         """The most human-readable name the element has."""
         return self.text or self.content_desc or self.resource_id.rsplit("/", 1)[-1]
 
-    @property
-    def key(self) -> str:
-        """A name for this element that holds across runs of the same screen: its resource
-        id when the world gives one, else its role and place (many web pages and some apps
-        give no ids; their text is often the very value that changes between runs)."""
-        return element_key(self.resource_id, self.class_name, self.bbox)
-
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bbox": self.bbox.as_list()}
-        for name in ("text", "content_desc", "class_name", "resource_id"):
+        for name in ("text", "content_desc", "class_name", "resource_id", "package"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         for name in ("clickable", "editable", "scrollable", "focused", "checked"):
             if getattr(self, name):
                 out[name] = True
+        if not self.enabled:  # written only when False, so older files read as enabled
+            out["enabled"] = False
         return out
 
     @classmethod
@@ -277,7 +255,57 @@ class UIElement:
             scrollable=bool(data.get("scrollable", False)),
             focused=bool(data.get("focused", False)),
             checked=bool(data.get("checked", False)),
+            package=str(data.get("package", "")),
+            enabled=bool(data.get("enabled", True)),
         )
+
+
+def text_shape(text: str) -> str:
+    """What kind of text this is, not which: "number" texts keep their symbols ("5°C" and
+    "12°C" are ``9°``, "$285.99" is ``9$.``), word texts are ``a``."""
+    if not any(c.isdigit() for c in text):
+        return "a" if text.strip() else ""
+    return "9" + "".join(sorted({c for c in text if not (c.isalnum() or c.isspace())}))
+
+
+def element_keys(elements: Sequence[UIElement], app: str | None = None) -> list[str]:
+    """A name for each element of one screen that holds across runs of that screen.
+
+    The resource id when the world gives one. Many web pages and some apps give none, and an
+    element's text is often the very value that changes between runs; so an id-less element is
+    named by its screen's app, its class, the shape of its text and its rank among the
+    screen's elements of that class and shape in reading order (``@weather/textview:9°#0``).
+    Unlike a place on the screen, this holds on another device's layout.
+    """
+    return _keys([(e.resource_id, e.class_name, e.text) for e in elements], app)
+
+
+def stored_element_keys(elements: Sequence[Mapping[str, Any]], app: str | None) -> list[str]:
+    """:func:`element_keys` of elements stored by :meth:`UIElement.to_dict`."""
+    fields = [
+        (str(e.get("resource_id") or ""), str(e.get("class_name") or ""), str(e.get("text") or ""))
+        for e in elements
+    ]
+    return _keys(fields, app)
+
+
+#: How an id-less element's key starts; no resource id does (ids are parsed, keys not).
+ID_LESS_KEY = "@"
+
+
+def _keys(elements: Sequence[tuple[str, str, str]], app: str | None) -> list[str]:
+    ranks: dict[str, int] = {}
+    keys: list[str] = []
+    scope = (app or "").strip().lower()
+    for resource_id, class_name, text in elements:
+        if resource_id:
+            keys.append(resource_id)
+            continue
+        role = class_name.rsplit(".", 1)[-1].lower() or "view"
+        base = f"{ID_LESS_KEY}{scope}/{role}:{text_shape(text)}"
+        keys.append(f"{base}#{ranks.get(base, 0)}")
+        ranks[base] = ranks.get(base, 0) + 1
+    return keys
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from guigraph.agents.fields import asked_fields, offered_fields, until_shown
+from guigraph.agents.fields import asked_fields, learn_field_words, offered_fields, until_shown
 from guigraph.agents.script import ScriptStep
-from guigraph.graph.records import ActionTemplate, Node
+from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
 
@@ -77,3 +77,39 @@ def test_a_segment_read_only_for_its_field_stops_where_the_field_is_shown() -> N
     cut = until_shown(steps, offered_fields(steps, asked, nodes), nodes)
     assert [s.template.target_label for s in cut] == ["", "Go", "Atlas lamp"]
     assert offered_fields(cut, asked, nodes) == ["screen:shop:id/price"]
+
+
+def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
+    """Without ids the product page's "$12.99" is a price because the runs that typed it
+    said "price"; each run's own product name is not the field's name."""
+    key = "@shopmall/textview:9$.#0"
+    note = ActionTemplate(type="type", text="{text1}", text_sources=(("text1", f"screen:{key}"),))
+    edge = Edge(7, 1, 2, (note,), (), "", 2)
+    traces = [
+        Trace(
+            f"e{i}",
+            f"Check the {name} price on ShopMall and note it",
+            "Multi_Apps",
+            ("ShopMall", "Notes"),
+            (1, 2),
+            (7,),
+            4,
+        )
+        for i, name in enumerate(("Nova lamp", "Atlas kettle", "Orbit bag"))
+    ]
+    learned = learn_field_words(traces, {7: edge})
+    assert {"price", "check", "note"} <= learned[key]
+    assert not {"nova", "atlas", "orbit"} & learned[key]
+    page = Node(
+        node_id=6, app="ShopMall", description="", state_text="", screenshot_path=None,
+        visits=1, first_episode="e1",
+        example_elements=[{"class_name": "android.widget.TextView", "text": "$12.99"},
+                          {"class_name": "android.widget.Button", "text": "Buy",
+                           "clickable": True}],
+    )  # fmt: skip
+    step = ScriptStep(
+        5, ActionTemplate(type="click", target_label="Atlas lamp"), 6, "ShopMall", "t"
+    )
+    asked = asked_fields("Tell Hiro the Atlas lamp price", ALIASES)
+    assert offered_fields([step], asked, {6: page}, learned) == [f"screen:{key}"]
+    assert offered_fields([step], asked, {6: page}) == []  # nothing names the field

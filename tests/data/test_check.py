@@ -77,4 +77,44 @@ def test_missing_folders_are_problems(tmp_path: Path) -> None:
     write_json(tmp_path / "annotations" / f"{V1_ID}.json", v1_episode_json())
     problems = check_dataset(tmp_path)
     # One problem for the missing screenshots folder, not one per screenshot.
-    assert [(Path(p.path).name, p.field) for p in problems] == [("screenshots", None)]
+    assert [(Path(p.path).name, p.field) for p in problems] == [
+        ("screenshots", None),
+        ("splits", None),
+    ]
+
+
+def test_a_corrupt_png_is_a_problem(tmp_path: Path, v2_episode: Episode) -> None:
+    root = clean_folder(tmp_path, v2_episode)
+    shot = root / "screenshots" / f"{V2_ID}_2.png"
+    shot.write_bytes(shot.read_bytes()[:40])  # cut short: the header alone survives
+    (root / "screenshots" / f"{V2_ID}_4.png").write_bytes(b"not an image")
+    fields = {p.field for p in check_dataset(root)}
+    assert fields == {"steps[2].screenshot", "steps[4].screenshot"}
+
+
+def test_an_episode_without_steps_is_a_problem(tmp_path: Path, v2_episode: Episode) -> None:
+    root = clean_folder(tmp_path, v2_episode)
+    path = root / "annotations" / f"{V2_ID}.json"
+    data = json.loads(path.read_text())
+    data["steps"], data["step_length"] = [], 0
+    write_json(path, data)
+    assert [p.field for p in check_dataset(root)] == ["steps"]
+
+
+def test_the_table_shows_bracketed_text_as_written(tmp_path: Path, v2_episode: Episode) -> None:
+    root = clean_folder(tmp_path, v2_episode)
+    path = root / "annotations" / f"{V2_ID}.json"
+    data = json.loads(path.read_text())
+    data["task_info"]["category"] = "[bold]Games[/bold]"
+    write_json(path, data)
+    result = runner.invoke(app, ["data", "check", str(root)])
+    assert result.exit_code == 1
+    assert "[bold]Games[/bold]" in result.output.replace("\n", "")
+
+
+def test_non_utf8_annotations_name_the_file(tmp_path: Path, v2_episode: Episode) -> None:
+    root = clean_folder(tmp_path, v2_episode)
+    path = root / "annotations" / f"{V2_ID}.json"
+    path.write_bytes(path.read_bytes().replace(b"gym", b"g\xfcm"))
+    problems = check_dataset(root)
+    assert [(p.path, "UTF-8" in p.expected) for p in problems] == [(str(path), True)]

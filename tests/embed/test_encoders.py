@@ -51,3 +51,18 @@ def test_sentence_transformers_missing_names_the_extra() -> None:
             SentenceTransformerEncoder("BAAI/bge-m3").encode(["x"])
     else:  # pragma: no cover - only where the extra is installed
         pytest.skip("sentence-transformers is installed; the missing-extra path cannot run")
+
+
+def test_hashing_remembers_rows_without_changing_them() -> None:
+    texts = [f"Send {n} photos of item {n * 7} to Dana" for n in range(40)] + ["", "Settings"]
+    fresh = [HashingEncoder().encode([t])[0] for t in texts]
+    enc = HashingEncoder()
+    assert np.array_equal(enc.encode(texts), np.stack(fresh))
+    calls: list[list[str]] = []
+    encode = enc._encode
+    enc._encode = lambda batch: calls.append(batch) or encode(batch)  # type: ignore[method-assign]
+    again = enc.encode([texts[3], "new text", texts[3]])
+    assert calls == [["new text"]]
+    assert np.array_equal(again[0], fresh[3]) and np.array_equal(again[2], fresh[3])
+    again[0][:] = 0  # a caller's array is its own
+    assert np.array_equal(enc.encode([texts[3]])[0], fresh[3])

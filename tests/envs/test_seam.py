@@ -13,7 +13,7 @@ from guigraph.envs.conventions import ANDROID, WEB, IdScheme
 from guigraph.envs.simphone.skins import SKINS
 from guigraph.envs.wrappers import RecordEpisodes, ResizeScreenshot, StepLimit
 from guigraph.errors import ConfigError
-from guigraph.types import Action, ActionType
+from guigraph.types import Action, ActionType, element_keys, text_shape
 
 
 def test_make_builds_a_registered_world_and_suggests_on_a_typo() -> None:
@@ -59,7 +59,9 @@ def test_skins_change_only_how_elements_are_named() -> None:
     assert all(":id/" not in e.resource_id and e.resource_id for e in shown["html-ids"] if
                e.resource_id) and any(e.resource_id for e in shown["html-ids"])  # fmt: skip
     assert not any(e.resource_id for e in shown["no-ids"])
-    assert len({e.key for e in shown["no-ids"]}) == len(shown["no-ids"])  # keys tell them apart
+    keys = element_keys(shown["no-ids"], "Weather")
+    assert len(set(keys)) == len(keys)  # keys tell the elements apart without ids
+    assert element_keys(shown["standard"], "Weather")[0] == shown["standard"][0].resource_id
 
 
 def test_conventions_parse_ids_by_scheme() -> None:
@@ -104,3 +106,9 @@ def test_recording_writes_episodes_the_dataset_reader_takes(tmp_path: Path) -> N
     assert episode.steps[1].observation.elements  # the screen before the tap, with its tree
     split = json.loads((tmp_path / "rec" / "splits" / "random_split.json").read_text())
     assert split["train"] == [f"{episode_id}.json"]
+
+
+def test_id_less_keys_name_the_kind_of_value_not_the_value() -> None:
+    assert text_shape("5°C") == text_shape("12°C") == "9°"
+    assert text_shape("$285.99") == "9$."
+    assert text_shape("Denver") == "a" and text_shape("") == ""

@@ -206,3 +206,20 @@ def test_resolve_task_tells_templates_free_text_and_typos_apart() -> None:
     assert not checkable and free.template_id == "" and free.instruction.startswith("Turn")
     with pytest.raises(ValueError, match=r"unknown SimPhone template 'tool\.wify'"):
         resolve_task("tool.wify", 3)
+
+
+def test_a_second_demo_in_the_same_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from guigraph.locks import folder_lock
+
+    def must_not_record(*_: object) -> set[int]:
+        raise AssertionError("the second demo touched the folder")
+
+    monkeypatch.setattr(demo_module, "_ensure_logs", must_not_record)
+    out = tmp_path / "demo"
+    with folder_lock(out, demo_module.DEMO_LOCK, "held by this test"):
+        result = CliRunner().invoke(app, ["demo", "--out", str(out), "--episodes", "4", "--fresh"])
+    assert result.exit_code == 2, result.output
+    assert "another demo is running in this folder" in result.output
+    assert isinstance(result.exception, SystemExit)

@@ -128,3 +128,63 @@ def test_help_lists_score_and_data() -> None:
     assert "score" in result.output and "data" in result.output
     data_help = runner.invoke(app, ["data", "--help"])
     assert data_help.exit_code == 0 and "check" in data_help.output
+
+
+def test_score_streams_the_file_in_bounded_memory(tmp_path: Path) -> None:
+    """Memory follows the episodes, not the lines: a 4x longer file peaks no higher."""
+    import tracemalloc
+
+    from guigraph.eval.steps import score_file
+
+    def peak(steps_per_episode: int) -> int:
+        path = tmp_path / f"steps{steps_per_episode}.jsonl"
+        with path.open("w") as out:
+            for e in range(50):
+                for i in range(steps_per_episode):
+                    out.write(json.dumps(row(f"e{e}", i, step_length=steps_per_episode)) + "\n")
+        tracemalloc.start()
+        try:
+            score_file(path)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    small, large = peak(100), peak(400)  # 5,000 and 20,000 lines
+    assert large < 1.5 * small + 200_000, (small, large)
+
+
+def test_an_empty_steps_file_is_an_error(tmp_path: Path) -> None:
+    path = write_rows(tmp_path / "empty.jsonl", ["", "  "])
+    result = runner.invoke(app, ["score", str(path)])
+    assert result.exit_code == 2
+    assert str(path) in result.output and "no records" in result.output
+
+
+def test_non_utf8_steps_name_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin.jsonl"
+    path.write_bytes(json.dumps(row()).encode() + b"\n" + b'{"episode_id": "caf\xe9"}\n')
+    result = runner.invoke(app, ["score", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}:2" in result.output and "UTF-8" in result.output
+
+
+def test_the_score_table_shows_bracketed_text_as_written(tmp_path: Path) -> None:
+    path = write_rows(
+        tmp_path / "s.jsonl", [row("[red]e1[/red]", i, step_length=3) for i in (0, 1)]
+    )
+    result = runner.invoke(app, ["score", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "incomplete episode [red]e1[/red]" in result.output
+
+
+def test_non_utf8_files_of_replay_and_demo_name_file_and_line(tmp_path: Path) -> None:
+    from guigraph.eval.demo import load_results
+    from guigraph.eval.replay import load_finished
+
+    bad = json.dumps(row()).encode() + b"\n" + b'{"key": "caf\xe9"}\n' + json.dumps(row()).encode()
+    path = tmp_path / "out.jsonl"
+    for load in (load_finished, load_results):
+        path.write_bytes(bad + b"\n")
+        with pytest.raises(DatasetError) as caught:
+            load(path)
+        assert caught.value.path == f"{path}:2" and "UTF-8" in str(caught.value)

@@ -52,7 +52,7 @@ def test_html_is_self_contained_with_screenshots(tmp_path: Path, kb: KnowledgeBa
     for node in doc["nodes"]:
         head, _, payload = node["thumbnail"].partition(",")
         assert head == "data:image/jpeg;base64" and base64.b64decode(payload)[:2] == b"\xff\xd8"
-    assert "mouseenter" in html  # hover shows the screenshot
+    assert 'class="node"' in html  # drawn in Python: the page shows states without a script
 
 
 def test_unknown_format(tmp_path: Path, kb: KnowledgeBase) -> None:
@@ -76,52 +76,41 @@ def test_truth_file_errors_name_the_field(tmp_path: Path, kb: KnowledgeBase) -> 
         check(kb, tmp_path / "no-logs")
 
 
-FAKE_DOM = """
-function fakeElement(tag) {
-  const e = {tag, attrs: {}, children: [], listeners: {}, textContent: "", innerHTML: "",
-    clientWidth: 900, clientHeight: 700,
-    setAttribute(k, v) { this.attrs[k] = v; }, appendChild(c) { this.children.push(c); },
-    addEventListener(t, f) { this.listeners[t] = f; },
-    getBoundingClientRect() { return {left: 0, top: 0}; }};
-  return e;
-}
-const payload = require("fs").readFileSync(process.argv[2], "utf8");
-const ids = {view: fakeElement("svg"), info: fakeElement("div"), "kb-data": {textContent: payload}};
-globalThis.document = {
-  getElementById: id => ids[id], createElementNS: (ns, tag) => fakeElement(tag)};
-globalThis.window = {addEventListener() {}};
-"""
-REPORT = """
-const kids = ids.view.children, dots = kids.filter(c => c.tag === "circle");
-dots[0].listeners.mouseenter();
-const strokes = kids.filter(c => c.tag === "line");
-console.log(JSON.stringify({circles: dots.length, lines: strokes.length, info: ids.info.innerHTML,
-  finite: dots.every(c => Number.isFinite(c.attrs.cx) && Number.isFinite(c.attrs.cy)) &&
-          strokes.every(l => Number.isFinite(l.attrs.x1) && Number.isFinite(l.attrs.y2))}));
-"""
+def test_html_keeps_hostile_task_text_inside_its_json_block(tmp_path: Path) -> None:
+    """Issue 15 item 6: ``<!--<script>`` in an instruction or typed text broke the page."""
+    from tests.graph.world import search_episode
+
+    city = "<!--<script>alert(1)</script></script>"
+    built = KnowledgeBase.create(tmp_path / "kb")
+    GraphBuilder(built).build(sources([search_episode("s0", city), search_episode("s1", "Oslo")]))
+    html = export(built, "html", tmp_path / "g.html").read_text()
+    start = html.index('<script type="application/json" id="kb-data">')
+    block = html[start : html.index("</script>", start)]  # where the HTML parser ends it
+    assert "<" not in block.split(">", 1)[1]  # nothing inside can open a comment or a tag
+    doc = json.loads(block.split(">", 1)[1])
+    assert f"Find {city} on the map" in [t["instruction"] for t in doc["traces"]]
+    assert any(city in action for e in doc["edges"] for action in e["actions"])
+    assert "<script>alert" not in html.replace(block, "")  # escaped in the drawing as well
+    built.close()
 
 
-def test_html_viewer_script_runs_and_draws_every_node(tmp_path: Path, kb: KnowledgeBase) -> None:
-    """Runs the page's own script under Node with a minimal DOM (no browser here)."""
-    import shutil
-    import subprocess
+def test_explorer_layout_cards_inside_their_app_box_and_apart(kb: KnowledgeBase) -> None:
+    """The layout the page opens with, checked without a browser (tests/report has one)."""
+    from guigraph.graph.explorer import CARD_H, CARD_W, layout, screen_name
 
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed; the parse test above still checks the page")
-    html = export(kb, "html", tmp_path / "g.html").read_text()
-    data = re.search(r'id="kb-data">(.*?)</script>', html, re.S)
-    script = re.search(r"<script>(.*?)</script>", html, re.S)
-    assert data is not None and script is not None
-    program, payload = tmp_path / "viewer.js", tmp_path / "data.json"
-    program.write_text(FAKE_DOM + script.group(1) + REPORT)
-    payload.write_text(data.group(1).replace("<\\/", "</"))
-    out = subprocess.run(
-        [node, str(program), str(payload)],
-        capture_output=True, text=True, timeout=60, check=True,
-    )  # fmt: skip
-    drawn = json.loads(out.stdout)
-    assert drawn["circles"] == len(kb.nodes())
-    assert drawn["lines"] == len(kb.edges())
-    assert drawn["finite"]  # the layout converged to real coordinates
-    assert "<img" in drawn["info"] and "node " in drawn["info"]  # hover shows the screenshot
+    groups, corners, (width, height) = layout(kb)
+    assert sorted(corners) == sorted(n.node_id for n in kb.nodes())
+    boxes = {}
+    for group in groups:
+        w, h = group.size
+        for node in group.nodes:
+            x, y = corners[node]
+            assert group.x <= x and x + CARD_W <= group.x + w and y + CARD_H <= group.y + h
+            boxes[node] = (x, y, x + CARD_W, y + CARD_H)
+        assert group.x + w <= width + 0.1 and group.y + h <= height + 0.1
+    rects = list(boxes.values())
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert groups[0].app == "home"  # the launcher first
+    assert all(screen_name(n) for n in kb.nodes())

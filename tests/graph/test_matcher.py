@@ -62,3 +62,20 @@ def test_descriptions_need_the_visual_check_too() -> None:
 def test_text_weight_must_leave_room_for_both() -> None:
     with pytest.raises(ValueError, match="text_weight"):
         MatchSettings(text_weight=1.0)
+
+
+def test_an_app_with_fewer_than_k_nodes_is_searched_once() -> None:
+    """The widening fetch would end at the whole index anyway: same result, one search."""
+    index = StateIndex(TEXT_DIM, 0.5)
+    for node in range(1, 400):
+        index.add(node, dialog(f"app{node % 7}", visual_seed=node))
+    index.add(400, dialog("rare", visual_seed=400))
+    index.add(401, dialog("rare", visual_seed=401))
+    calls: list[int] = []
+    search = index.index.search
+    index.index.search = lambda query, k: calls.append(k) or search(query, k)
+    found = index.search(dialog("rare"), k=4)
+    assert sorted(c.node_id for c in found) == [400, 401]
+    assert calls == [len(index)]
+    calls.clear()
+    assert len(index.search(dialog("app3"), k=4)) == 4 and calls[0] == 32  # the usual start

@@ -1,7 +1,7 @@
 """The model-free build against SimPhone's ground truth: the tuned defaults keep their quality.
 
-A small recording (30 episodes, noise 0.1) so the suite stays fast; BENCHMARKS.md has the
-300-episode figures on two device profiles.
+The run's shared recording (30 episodes, noise 0.1; tests/conftest.py) keeps the suite fast;
+BENCHMARKS.md has the 300-episode figures on two device profiles.
 """
 
 from __future__ import annotations
@@ -11,20 +11,12 @@ from pathlib import Path
 import pytest
 
 from guigraph.data.odyssey import OdysseyDataset
-from guigraph.envs.simphone.recorder import record
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.settings import KBSettings
 from guigraph.graph.truth import check
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def simphone_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("simphone")
-    record(out, episodes=30, seed=5, noise=0.1)
-    return out
 
 
 def build(logs: Path, kb_dir: Path, use_ui: bool) -> KnowledgeBase:

@@ -41,3 +41,13 @@ def png(width: int, height: int, color: tuple[int, int, int] = (200, 30, 30)) ->
 def server() -> Iterator[FakeModelServer]:
     with FakeModelServer() as running:
         yield running
+
+
+@pytest.fixture(autouse=True)
+def fresh_structured_detection() -> Iterator[None]:
+    """What a server accepts is learned per base URL; ports are reused between tests."""
+    from guigraph.llm import structured
+
+    structured.forget()
+    yield
+    structured.forget()

@@ -57,13 +57,50 @@ def test_check_flags_a_wrong_coordinate_setting() -> None:
     assert "missed the red square" in result.output and "'pixel'" in result.output
 
 
-def test_check_says_when_the_reply_does_not_parse() -> None:
+def test_check_says_when_the_reply_does_not_parse_and_exits_non_zero() -> None:
     with FakeModelServer(default=Reply.of("Sure, I can help with that!")) as server:
         result = runner.invoke(
             app, ["model", "check", "--base-url", server.base_url, "--model", "test-model"]
         )
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert result.output.count("did NOT parse") == 2
+
+
+def test_check_names_a_server_that_cannot_take_images_in_one_line() -> None:
+    with FakeModelServer(good_model, vision=False) as server:
+        result = runner.invoke(
+            app, ["model", "check", "--base-url", server.base_url, "--model", "test-model"]
+        )
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "cannot take images" in line]
+    assert len(lines) == 1 and "--text-only" in lines[0] and "HTTP 500" in lines[0]
+    assert "Traceback" not in result.output
+
+
+def tree_model(body: dict[str, Any]) -> Reply:
+    """Reads the element list: taps the centre given for the Buy button."""
+    import re
+
+    content = body["messages"][-1]["content"]
+    assert isinstance(content, str), "a text-only check sends no image"
+    if "Buy" not in content:
+        return Reply.of('{"ok": true}')
+    x, y = re.search(r"'Buy' at \((\d+), (\d+)\)", content).groups()  # type: ignore[union-attr]
+    return Reply.of(f'{{"action": "click", "coordinate": [{x}, {y}]}}')
+
+
+@pytest.mark.parametrize("coords", ["qwen3-vl", "pixel"])
+def test_text_only_check_sends_no_image_and_reads_the_screen_as_text(coords: str) -> None:
+    with FakeModelServer(tree_model, vision=False, response_formats=("json_object",)) as server:
+        result = runner.invoke(
+            app,
+            ["model", "check", "--base-url", server.base_url, "--model", "test-model",
+             "--text-only", "--coords", coords],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "text only" in result.output and "screen-text:" in result.output
+    assert "hit the Buy button" in result.output
+    assert "structured output: json_object" in result.output
 
 
 def test_check_names_the_served_models_when_the_name_is_wrong() -> None:

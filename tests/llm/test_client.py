@@ -1,6 +1,8 @@
 import asyncio
 import base64
 import io
+import itertools
+from collections.abc import Callable
 
 import pytest
 from PIL import Image
@@ -19,20 +21,26 @@ def client_for(server: FakeModelServer, **overrides: object) -> ChatClient:
     return ChatClient(fast_config(server, **overrides), limit=own_limit())
 
 
+def varying(status: int) -> Callable[[dict], Reply]:
+    """A server error whose message changes each time (a transient fault, not a refusal)."""
+    numbers = itertools.count(1)
+    return lambda _body: Reply.error(status, f"worker {next(numbers)} crashed")
+
+
 @pytest.mark.parametrize(
-    "failure",
+    "failures",
     [
-        Reply.error(429, retry_after=0),
-        Reply.error(500),
-        Reply.error(503),
-        Reply.drop(),
-        Reply.garbage(),
-        Reply.slow(1.0),
+        [Reply.error(429, retry_after=0)] * 2,
+        [Reply.error(500, "worker 1 crashed"), Reply.error(500, "worker 2 crashed")],
+        [Reply.error(503, "loading"), Reply.error(503, "still loading")],
+        [Reply.drop()] * 2,
+        [Reply.garbage()] * 2,
+        [Reply.slow(1.0)] * 2,
     ],
     ids=["429", "500", "503", "dropped", "not-json", "timeout"],
 )
-def test_retries_recover_from_transient_failures(failure: Reply) -> None:
-    with FakeModelServer([failure, failure, Reply.of("recovered")]) as server:
+def test_retries_recover_from_transient_failures(failures: list[Reply]) -> None:
+    with FakeModelServer([*failures, Reply.of("recovered")]) as server:
         result = client_for(server, timeout_s=0.3).complete(HELLO)
     assert result.text == "recovered"
     assert result.attempts == 3
@@ -41,10 +49,12 @@ def test_retries_recover_from_transient_failures(failure: Reply) -> None:
 
 @pytest.mark.parametrize(
     "failure",
-    [Reply.error(429), Reply.error(500), Reply.drop(), Reply.slow(1.0)],
+    [Reply.error(429), varying(500), Reply.drop(), Reply.slow(1.0)],
     ids=["429", "500", "dropped", "timeout"],
 )
-def test_gives_up_with_typed_error_after_configured_attempts(failure: Reply) -> None:
+def test_gives_up_with_typed_error_after_configured_attempts(
+    failure: Reply | Callable[[dict], Reply],
+) -> None:
     with FakeModelServer(default=failure) as server:
         client = client_for(server, max_attempts=3, timeout_s=0.2)
         with pytest.raises(ModelCallError, match="3 attempt"):
@@ -59,7 +69,7 @@ def test_async_entry_point_retries_too() -> None:
 
 
 def test_async_gives_up_after_configured_attempts() -> None:
-    with FakeModelServer(default=Reply.error(502)) as server:
+    with FakeModelServer(default=varying(502)) as server:
         with pytest.raises(ModelCallError, match="2 attempt"):
             asyncio.run(client_for(server, max_attempts=2).acomplete(HELLO))
         assert server.request_count == 2

@@ -52,7 +52,7 @@ def test_totals_equal_what_the_server_reported(tmp_path: Path) -> None:
     assert sorted(steps) == [0, 1, 2] and all(t.calls == 2 for t in steps.values())
 
     saved = json.loads(ledger.save(tmp_path / "run" / "usage.json").read_text())
-    assert saved["schema_version"] == 1
+    assert saved["schema_version"] == 2
     assert saved["run"]["total_tokens"] == run.total_tokens
     assert "planner" in ledger.summary() and "run" in ledger.summary()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from contextlib import ExitStack
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guigraph.errors import ConfigError, ModelCallError
@@ -17,7 +18,7 @@ from guigraph.types import ActionType
 if TYPE_CHECKING:
     from guigraph.agents.loop import Team
     from guigraph.graph.kb import KnowledgeBase
-    from guigraph.llm.config import ModelConfig
+    from guigraph.llm.config import ModelConfig, RoleModels
     from guigraph.llm.hub import ModelHub
 
 POLICIES = ("graph", "model", "hybrid")
@@ -51,10 +52,13 @@ def team_factory(
     model: str | None = None,
     base_url: str | None = None,
     action_space: Collection[ActionType] = frozenset(ActionType),
+    models: RoleModels | None = None,
+    usage_path: Path | None = None,
 ) -> tuple[MakeTeam, ModelHub | None]:
     """A function making a fresh team per episode, and the model hub if any (closed with
     ``resources``). The graph view is loaded once and shared; each episode gets its own
-    policy cursor."""
+    policy cursor. ``models`` (per-role settings, e.g. from ``--model-config``) replaces
+    ``model``/``base_url``; ``usage_path`` is rewritten after every model call."""
     from guigraph.agents.graph_policy import GraphView
 
     if policy not in POLICIES:
@@ -66,15 +70,21 @@ def team_factory(
 
         options = TeamOptions(memory=memory, verify=verify, history=history, use_graph=use_graph)
         return (lambda _: rule_team(graph_kb, view, options)), None
-    from guigraph.agents.model_team import ModelTeamOptions, model_team
+    from guigraph.agents.model_team import ROLES, ModelTeamOptions, model_team
     from guigraph.llm.config import ModelConfig, RoleModels
     from guigraph.llm.hub import ModelHub
+    from guigraph.llm.model_file import check_roles, resolved
 
+    if models is None:
+        models = RoleModels(default=ModelConfig(model=model or "", base_url=base_url or ""))
+    check_roles(models, ROLES)
+    models = resolved(models)
     model_options = ModelTeamOptions(
         policy=policy, verify=verify, memory=memory, history=history, use_graph=use_graph,
         action_space=frozenset(action_space),
     )  # fmt: skip
-    config = ModelConfig(model=model or "", base_url=base_url or "").resolved()
-    check_served(config)
-    hub = resources.enter_context(ModelHub(RoleModels(default=config)))
+    servers = {(c.base_url, c.model): c for c in (models.default, *models.roles.values())}
+    for config in servers.values():
+        check_served(config)
+    hub = resources.enter_context(ModelHub(models, usage_path=usage_path))
     return (lambda _: model_team(graph_kb, view, hub, model_options)), hub

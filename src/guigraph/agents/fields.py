@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 
 from guigraph.envs import conventions
 from guigraph.retrieval.slots import content_words, words
-from guigraph.types import stored_element_key
 
 if TYPE_CHECKING:
     from guigraph.agents.script import ScriptStep
-    from guigraph.graph.records import Node
+    from guigraph.graph.records import Edge, Node, Trace
 
 
 def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> frozenset[str]:
@@ -36,25 +35,71 @@ def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> 
 
 
 def offered_fields(
-    steps: Sequence[ScriptStep], asked: Collection[str], nodes: Mapping[int, Node]
+    steps: Sequence[ScriptStep],
+    asked: Collection[str],
+    nodes: Mapping[int, Node],
+    learned: Mapping[str, frozenset[str]] | None = None,
 ) -> list[str]:
     """Screen sources on the states a segment passes through whose field the task asks for:
-    a segment that plays a song passes the artist shown on the player."""
+    a segment that plays a song passes the artist shown on the player. A field is known by
+    the words of its id or, where the world gives no ids, by the words ``learned`` for it."""
     world = conventions.active()
     offered: list[str] = []
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
     for node_id in sorted(states):
         node = nodes.get(node_id)
-        for element in node.example_elements if node is not None else ():
+        if node is None:
+            continue
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
+            if element.get("clickable"):
+                continue  # a control, not a value
             field_id = world.parse_id(str(element.get("resource_id") or ""))
-            if not field_id.name or element.get("clickable") or field_id.name == "title":
-                continue  # no field name to match, a control, or a screen's header
-            if world.is_transient(field_id.name):
-                continue  # a pop-up's text is never the workflow's value
-            source = f"screen:{stored_element_key(element)}"
-            if field_id.words & set(asked) and source not in offered:
+            if field_id.name == "title" or world.is_transient(field_id.name):
+                continue  # a screen's header; a pop-up's text is never the workflow's value
+            source = f"screen:{key}"
+            if source_words(source, learned) & set(asked) and source not in offered:
                 offered.append(source)
     return offered
+
+
+def source_words(
+    source: str, learned: Mapping[str, frozenset[str]] | None = None
+) -> frozenset[str]:
+    """The words naming a screen source's field: its id's, else those learned for it."""
+    key = source.removeprefix("screen:")
+    named = conventions.active().parse_id(key).words
+    return named or (learned or {}).get(key, frozenset())
+
+
+def learn_field_words(
+    traces: Sequence[Trace], edges: Mapping[int, Edge]
+) -> dict[str, frozenset[str]]:
+    """What the recorded instructions call each id-less screen field their runs typed a value
+    from: "Check the Nova lamp price and note it" read the ``$…`` text of the product page,
+    so that text is a "price" wherever no id says so. A word counts when at least half of the
+    instructions that used the field say it (their own values differ; the field's name stays).
+    """
+    parse = conventions.active().parse_id
+    said: dict[str, list[set[str]]] = {}
+    for trace in traces:
+        templates = [a for e in trace.edge_path if e in edges for a in edges[e].actions]
+        used = {
+            source.removeprefix("screen:")
+            for template in (*templates, *trace.tail)
+            for _, source in template.text_sources
+            if source.startswith("screen:")
+        }
+        for key in used:
+            if not parse(key).name:
+                said.setdefault(key, []).append(content_words(trace.instruction))
+    learned: dict[str, frozenset[str]] = {}
+    for key, instructions in said.items():
+        counts: dict[str, int] = {}
+        for found in instructions:
+            for word in found:
+                counts[word] = counts.get(word, 0) + 1
+        learned[key] = frozenset(w for w, n in counts.items() if 2 * n >= len(instructions))
+    return learned
 
 
 def until_shown(
@@ -70,7 +115,7 @@ def until_shown(
     for index in range(uses_value[-1] if uses_value else 0, len(steps)):
         target = steps[index].jumps_to
         node = nodes.get(target) if target is not None else None
-        if node is not None and {stored_element_key(e) for e in node.example_elements} & wanted:
+        if node is not None and set(node.element_keys) & wanted:
             return steps[: index + 1]
     return steps
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from guigraph.agents.fields import learn_field_words
 from guigraph.agents.grounding import ground, step_text
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
@@ -32,7 +33,7 @@ from guigraph.agents.script import ScriptStep, app_aliases, is_dismissal, is_hom
 from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
 from guigraph.envs import conventions
 from guigraph.retrieval.values import ValueIndex
-from guigraph.types import Action, ActionType, ScrollDirection, Task, stored_element_key
+from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -71,6 +72,8 @@ class GraphView:
     #: app -> words nearly every instruction using the app says, and that rarely appear
     #: without it ("email" for Mail): an app whose marker the task lacks is likely not wanted.
     markers: dict[str, set[str]] = field(default_factory=dict)
+    #: id-less screen field -> what recorded instructions call it (``fields.learn_field_words``)
+    field_words: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -190,10 +193,26 @@ class GraphView:
         traces = kb.traces()
         values = ValueIndex.build(traces, edges)
         vectors = kb.encoder.encode([t.instruction for t in traces]) if traces else None
-        return cls(
+        view = cls(
             nodes, edges, routes, values, app_aliases(list(edges.values()), nodes), traces,
             vectors, kb.encoder, _id_apps(nodes),
+            field_words=learn_field_words(traces, edges),
         )  # fmt: skip
+        _ = view.graph_data  # built now, so that it is frozen with the rest
+        _freeze_long_lived()
+        return view
+
+
+def _freeze_long_lived() -> None:
+    """Take the loaded view out of the cyclic collector's sight.
+
+    At 100k nodes the view is ~3 million objects that live as long as the process; each full
+    collection walked them all, 1.5-3.5 s landing in whichever agent step triggered it
+    (bench/loop.py). Frozen objects are still freed by reference counting.
+    """
+    import gc
+
+    gc.freeze()
 
 
 @dataclass
@@ -227,6 +246,7 @@ class GraphPolicy:
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
+            field_words=self.view.field_words,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")
@@ -616,8 +636,7 @@ def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
     for node in nodes.values():
         if not node.app:
             continue
-        for element in node.example_elements:
-            key = stored_element_key(element)
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
             owner = parse(str(element.get("resource_id") or "")).app
             for name in (key, owner):
                 if name:
@@ -629,7 +648,7 @@ def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> No
     """Keep every identified text: a later app may need a value shown here (focus memory)."""
     for view in state.elements:
         if view.element.text:
-            memory.remember(f"screen:{view.element.key}", view.element.text, state.app, step)
+            memory.remember(f"screen:{view.key}", view.element.text, state.app, step)
 
 
 def _subgoals(script: Sequence[ScriptStep]) -> tuple[SubGoal, ...]:

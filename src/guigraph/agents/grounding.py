@@ -73,7 +73,7 @@ def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
         return by_value
     target_id = step.template.target_id
     if target_id:
-        same_id = [e for e in state.elements if e.element.key == target_id]
+        same_id = [e for e in state.elements if e.key == target_id]
         if len(same_id) == 1 or (same_id and not label):
             return same_id[0]
     return None
@@ -91,7 +91,7 @@ def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementVi
     if not named:
         return None
     rid = step.template.target_id
-    same_id = [e for e in named if rid and e.element.key == rid]
+    same_id = [e for e in named if rid and e.key == rid]
     actionable = [e for e in named if e.role in ACTIONABLE_ROLES]
     return (same_id or actionable or named)[0]
 
@@ -124,7 +124,7 @@ def _named_by_task(step: ScriptStep, state: SemanticState) -> ElementView | None
         and content_words(v.label) <= step.task_words
     ]  # fmt: skip
     family = _id_family(step.template.target_id)
-    kin = [v for v in named if family and _id_family(v.element.key) == family]
+    kin = [v for v in named if family and _id_family(v.key) == family]
     chosen = kin or named
     return chosen[0] if len(chosen) == 1 else None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable
 
+from guigraph.agents import schemas
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.model_roles import RAW_KEPT, ModelObserver, RoleClient
 from guigraph.agents.outcome import RuleOutcomeChecker
@@ -61,6 +62,7 @@ class ModelDecider:
         self.client, self.briefing = client, client.briefing
         self.action_space = frozenset(action_space)
         self.observer = observer
+        self.schema = schemas.decider(self.action_space)
 
     def decide(
         self,
@@ -72,7 +74,7 @@ class ModelDecider:
     ) -> Proposal:
         history = list(history)
         reply = self.client.ask(self._prompt(subgoal, state, history, feedback, memory),
-                                self.client.images(state))  # fmt: skip
+                                self.client.images(state), self.schema)  # fmt: skip
         if not reply.ok:
             return invalid(reply.why())
         observation = state.observation
@@ -82,6 +84,7 @@ class ModelDecider:
                 self.client.sent_size(observation),
             )  # fmt: skip
         except ResponseParseError as exc:
+            self.client.unparsed()
             return invalid(f"unparseable reply ({exc}); the reply was: {reply.text[:RAW_KEPT]!r}")
         if action.type not in self.action_space:
             allowed = ", ".join(sorted(t.value for t in self.action_space))
@@ -146,7 +149,7 @@ class ModelVerifier:
             target=proposal.target.describe() if proposal.target else NOTHING,
             reason=proposal.reason or NOTHING,
         )  # fmt: skip
-        reply = self.client.ask_json(prompt, self.client.images(state))
+        reply = self.client.ask_json(prompt, self.client.images(state), schemas.VERIFIER)
         if not reply.ok:
             return Verdict(True, f"verifier reply unusable, approved: {reply.why()}")
         approved = reply.value.get("approved")
@@ -228,7 +231,7 @@ class ModelOutcomeChecker:
             before=self.client.elements(before), app_after=after.app or "home",
             after=self.client.elements(after),
         )  # fmt: skip
-        reply = self.client.ask_json(prompt, self.client.images(before, after))
+        reply = self.client.ask_json(prompt, self.client.images(before, after), schemas.OUTCOME)
         if not reply.ok:
             return Outcome(outcome.status, f"{outcome.note}; outcome reply unusable: {reply.why()}")
         return self._read(reply.value, outcome, after)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from guigraph.agents import schemas
 from guigraph.agents.narrator import RuleNarrator
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.prompting import (
@@ -34,7 +35,7 @@ from guigraph.agents.roles import (
     SubGoal,
 )
 from guigraph.errors import ModelCallError, ResponseParseError
-from guigraph.geometry import ScreenSize
+from guigraph.geometry import Point, ScreenSize
 from guigraph.llm.client import ChatClient
 from guigraph.llm.coords import ModelCoords
 from guigraph.llm.messages import user
@@ -81,36 +82,63 @@ class Reply:
 
 
 class RoleClient:
-    """One role's client: calls tagged with the episode and step, failures as data."""
+    """One role's client: calls tagged with the episode and step, failures as data.
 
-    def __init__(self, client: ChatClient, role: str, briefing: Briefing, screenshots: bool):
+    A model set ``vision: false`` (or a team without screenshots) gets no image; a screen
+    without a UI tree then comes as the text OCR reads on it, with centres in the model's space.
+    """
+
+    def __init__(
+        self,
+        client: ChatClient,
+        role: str,
+        briefing: Briefing,
+        screenshots: bool,
+        screen_text: ScreenText | None = None,
+    ):
         self.client, self.role, self.briefing = client, role, briefing
-        self.screenshots = screenshots
+        self.screenshots = screenshots and client.config.vision
         self.coords = ModelCoords.from_name(client.config.coords)
+        self.screen_text = screen_text or ScreenText()
 
     def sent_size(self, observation: Observation) -> ScreenSize:
         return self.client.config.image_policy.sent_size(observation.screen)
 
     def elements(self, state: SemanticState) -> str:
-        return render_elements(state, self.coords, self.sent_size(state.observation))
+        sent = self.sent_size(state.observation)
+        if state.elements or self.screenshots:
+            return render_elements(state, self.coords, sent)
+        return self.screen_text.read(state, self.coords, sent)
 
     def images(self, *states: SemanticState) -> list[bytes]:
         if not self.screenshots:
             return []
         return [png for png in (screenshot(s) for s in states) if png is not None]
 
-    def ask(self, prompt: str, images: Sequence[bytes] = ()) -> Reply:
+    def _tags(self) -> UsageTags:
+        return UsageTags(self.role, self.briefing.episode, self.briefing.step)
+
+    def ask(
+        self, prompt: str, images: Sequence[bytes] = (), schema: dict[str, Any] | None = None
+    ) -> Reply:
         """The reply text; a server that fails after the client's retries is a failed reply."""
-        tags = UsageTags(self.role, self.briefing.episode, self.briefing.step)
         try:
-            result = self.client.complete([user(*images, prompt)], tags=tags)
+            result = self.client.complete(
+                [user(*images, prompt)], json_schema=schema, tags=self._tags()
+            )
         except ModelCallError as exc:
             log.warning("%s call failed: %s", self.role, exc)
             return Reply("", error=f"the model call failed: {exc}")
         return Reply(result.text)
 
-    def ask_json(self, prompt: str, images: Sequence[bytes] = ()) -> Reply:
-        reply = self.ask(prompt, images)
+    def unparsed(self) -> None:
+        """Count a reply this role could not use (in the run's usage)."""
+        self.client.ledger.parse_failure(self._tags())
+
+    def ask_json(
+        self, prompt: str, images: Sequence[bytes] = (), schema: dict[str, Any] | None = None
+    ) -> Reply:
+        reply = self.ask(prompt, images, schema)
         if not reply.ok:
             return reply
         from guigraph.llm.parsing import extract_json
@@ -118,10 +146,58 @@ class RoleClient:
         try:
             value = extract_json(reply.text)
         except ResponseParseError as exc:
+            self.unparsed()
             return Reply(reply.text, error=f"unparseable reply ({exc})")
         if not isinstance(value, dict):
+            self.unparsed()
             return Reply(reply.text, error="the reply is not a JSON object")
         return Reply(reply.text, value)
+
+
+class ScreenText:
+    """A screen without a UI tree as text, for models that take no image: what OCR reads on
+    the screenshot (extra ``ocr``), one line per text with its centre, made once per screen."""
+
+    def __init__(self) -> None:
+        self._engine: Any = None
+        self._read: dict[str, list[tuple[str, Point]]] = {}
+        self._missing = ""
+
+    def read(self, state: SemanticState, coords: ModelCoords, sent: ScreenSize) -> str:
+        observation = state.observation
+        if not observation.has_screenshot:
+            return "(no UI tree and no screenshot: nothing to read)"
+        lines = self._lines(state)
+        if lines is None:
+            return f"(no UI tree, and no OCR to read the screenshot: {self._missing})"
+        if not lines:
+            return "(no UI tree; OCR found no text on the screen)"
+        out = []
+        for index, (text, center) in enumerate(lines):
+            x, y = coords.from_point(center, observation.screen, sent)
+            out.append(f"[{index}] text {text[:60]!r} at ({x:.0f}, {y:.0f})")
+        return "(no UI tree; text read on the screenshot by OCR)\n" + "\n".join(out)
+
+    def _lines(self, state: SemanticState) -> list[tuple[str, Point]] | None:
+        if state.fingerprint in self._read:
+            return self._read[state.fingerprint]
+        if self._missing:
+            return None
+        from guigraph.errors import MissingExtraError
+
+        try:
+            if self._engine is None:
+                from guigraph.ocr import RapidOcrEngine
+
+                self._engine = RapidOcrEngine()
+            found = self._engine.read(state.observation.png_bytes())
+        except MissingExtraError as exc:
+            self._missing = str(exc)
+            log.warning("text-only model, screen without UI tree: %s", exc)
+            return None
+        lines = [(line.text, line.box.center) for line in found]
+        self._read[state.fingerprint] = lines
+        return lines
 
 
 def _app(value: Any) -> str | None:
@@ -151,7 +227,9 @@ class ModelPlanner:
         text = getattr(context, "text", None) or NOTHING
         self.briefing.task, self.briefing.context_text = task, text
         self.briefing.episode, self.briefing.step = task.task_id, 0
-        reply = self.plans.ask_json(fill("planner", instruction=task.instruction, context=text))
+        reply = self.plans.ask_json(
+            fill("planner", instruction=task.instruction, context=text), schema=schemas.PLANNER
+        )
         subgoals = _subgoals(reply.value) if reply.ok else ()
         if not subgoals:
             why = reply.why() if not reply.ok else "no sub-goals in the reply"
@@ -188,7 +266,7 @@ class ModelPlanner:
             feedback=render_feedback(feedback), app=state.app or "home",
             elements=self.progress.elements(state),
         )  # fmt: skip
-        reply = self.progress.ask_json(prompt, self.progress.images(state))
+        reply = self.progress.ask_json(prompt, self.progress.images(state), schemas.PROGRESS)
         self._last = (key, reply)
         return reply
 

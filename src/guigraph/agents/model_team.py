@@ -35,6 +35,7 @@ from guigraph.agents.model_roles import (
     ModelObserver,
     ModelPlanner,
     RoleClient,
+    ScreenText,
 )
 from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
 from guigraph.agents.observer import RuleObserver
@@ -94,9 +95,10 @@ def model_team(
     if options.policy != "model" and (kb is None or view is None):
         raise ConfigError(f"--policy {options.policy} needs a knowledge base")
     briefing = Briefing()
+    screen_text = ScreenText()  # OCR of tree-less screens, shared by the roles (text-only)
 
     def client(role: str) -> RoleClient:
-        return RoleClient(hub.client(role), role, briefing, options.screenshots)
+        return RoleClient(hub.client(role), role, briefing, options.screenshots, screen_text)
 
     def context(task: Task) -> Context | None:
         # The loop asks for the context first: every role's prompt names the task from here on.

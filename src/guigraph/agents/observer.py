@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 
 from guigraph.agents.roles import ElementView, SemanticState
-from guigraph.types import Observation, UIElement
+from guigraph.types import Observation, UIElement, element_keys
 
 _TOGGLE_CLASSES = ("switch", "checkbox", "toggle", "radio")
 
@@ -43,9 +43,11 @@ class RuleObserver:
     """Encodes the UI tree; screenshot-only observations give a state with no elements."""
 
     def observe(self, observation: Observation, previous: SemanticState | None) -> SemanticState:
+        elements = observation.elements or ()
+        keys = element_keys(elements, observation.app)
         views = tuple(
-            ElementView(i, element.label or element.class_name, element_role(element), element)
-            for i, element in enumerate(observation.elements or ())
+            ElementView(i, element.label or element.class_name, element_role(element), element, key)
+            for i, (element, key) in enumerate(zip(elements, keys, strict=True))
         )
         texts = tuple(t for e in observation.elements or () for t in (e.text, e.content_desc) if t)
         before = set(previous.texts) if previous else set()

@@ -24,6 +24,8 @@ class ElementView:
     label: str
     role: str  # "field", "button", "toggle", "list", "text"
     element: UIElement
+    #: The element's name across runs of this screen (``types.element_keys``).
+    key: str = ""
 
     @property
     def bbox(self) -> BBox:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from guigraph.envs import conventions
 from guigraph.retrieval.slots import content_words, fill_slot
 from guigraph.retrieval.values import Site, ValueIndex, type_site
-from guigraph.types import stored_element_key
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
@@ -124,7 +123,7 @@ def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[
 def _shows_any(node: Node | None, resource_ids: set[str]) -> bool:
     if node is None:
         return False
-    return any(stored_element_key(e) in resource_ids for e in node.example_elements)
+    return any(key in resource_ids for key in node.element_keys)
 
 
 def _step(

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from guigraph.agents.fields import asked_fields, offered_fields, until_shown
+from guigraph.agents.fields import asked_fields, offered_fields, source_words, until_shown
 from guigraph.agents.script import (
     Binding,
     FillCache,
@@ -95,6 +95,7 @@ def rank_plans(
     id_apps: Mapping[str, str] | None = None,
     app_counts: Mapping[str, int] | None = None,
     markers: Mapping[str, set[str]] | None = None,
+    field_words: Mapping[str, frozenset[str]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed)."""
@@ -111,7 +112,7 @@ def rank_plans(
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked_fields(instruction, aliases), nodes, fills,
+            asked_fields(instruction, aliases), nodes, fills, field_words or {},
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -174,6 +175,7 @@ class _Context:
     asked: frozenset[str] = frozenset()
     nodes: Mapping[int, Node] = field(default_factory=dict)
     fills: FillCache = field(default_factory=dict)
+    field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def app_of(self, source: str) -> str:
         return source_app(source, self.id_apps)
@@ -324,16 +326,16 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             if context.app_of(source) != app.lower()
         ]
         produces = produced_by.get(app.lower(), [])
-        shown = offered_fields(part, context.asked, context.nodes)
+        shown = offered_fields(part, context.asked, context.nodes, context.field_words)
         asked = [f for f in shown if f not in produces]
         if asked and not produces:
             # Read only for the field: stop where it is shown. The donor went on to buy the
             # product whose price this task only asks for.
             binding.steps = until_shown(binding.steps, asked, context.nodes)
-            still = offered_fields(binding.steps, context.asked, context.nodes)
+            still = offered_fields(binding.steps, context.asked, context.nodes, context.field_words)
             asked = [f for f in still if f in asked]
         produces = [*produces, *asked]  # the field asked for last: it is what gets carried
-        fields = {w for f in asked for w in f.rsplit("/", 1)[-1].lower().split("_")}
+        fields = {w for f in asked for w in source_words(f, context.field_words)}
         claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
         prior = (
             PRIOR_WEIGHT

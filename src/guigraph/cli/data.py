@@ -33,29 +33,50 @@ def check(
     """Validate a whole folder and report every problem; exit code 1 if there are any."""
     from guigraph.data.check import check_dataset
 
-    problems = check_dataset(folder)
+    warnings: list[Problem] = []
+    problems = check_dataset(folder, warnings)
     if as_json:
         typer.echo(json.dumps([p.to_dict() for p in problems], indent=2))
     else:
+        _print_warnings(warnings)
         _print_problems(folder, problems)
     if problems:
         raise typer.Exit(1)
 
 
+#: Warnings listed one by one up to this many; the rest are counted.
+_SHOWN_WARNINGS = 10
+
+
+def _print_warnings(warnings: list[Problem]) -> None:
+    """Repairs the readers make (clipped or dropped elements, JPEGs): not problems."""
+    for warning in warnings[:_SHOWN_WARNINGS]:
+        field = f" {warning.field}" if warning.field else ""
+        typer.echo(f"warning: {warning.path}{field}: {warning.message}", err=True)
+    if len(warnings) > _SHOWN_WARNINGS:
+        files = len({w.path for w in warnings})
+        typer.echo(f"warning: ... {len(warnings)} warnings in {files} file(s) in all", err=True)
+
+
 def _print_problems(folder: Path, problems: list[Problem]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(soft_wrap=True)
     episodes = len(list((folder / "annotations").glob("*.json")))
     if not problems:
-        console.print(f"[green]{folder}: {episodes} episodes, no problems found[/green]")
+        console.print(
+            f"[green]{escape(str(folder))}: {episodes} episodes, no problems found[/green]"
+        )
         return
-    table = Table(title=f"Problems in {folder}")
+    table = Table(title=f"Problems in {escape(str(folder))}")
     for column in ("file", "field", "problem"):
         table.add_column(column, overflow="fold")
     for problem in problems:
-        table.add_row(_relative(problem.path, folder), problem.field or "", problem.message)
+        # Escaped: file names and values are the user's text, not rich markup.
+        cells = (_relative(problem.path, folder), problem.field or "", problem.message)
+        table.add_row(*(escape(cell) for cell in cells))
     console.print(table)
     files = len({p.path for p in problems})
     console.print(

@@ -67,6 +67,14 @@ def demo(
     eval_seeds: Annotated[
         int, typer.Option("--eval-seeds", min=1, help="Web: new seeds per task.")
     ] = 20,
+    skin: Annotated[
+        str,
+        typer.Option(
+            "--skin",
+            help="How SimPhone reports elements, in the logs and live: standard, html-ids "
+            "(DOM-style ids) or no-ids (text, role and bounds only).",
+        ),
+    ] = "standard",
 ) -> None:
     """Record SimPhone logs, build the graph, and measure the agent team's success rate.
 
@@ -75,6 +83,7 @@ def demo(
     and on another device profile, each with the workflow graph and with the trace baseline.
     Last, the logs' test split is replayed teacher-forced and scored for AMS and SR.
     """
+    from guigraph.envs.simphone.skins import skin_conventions
     from guigraph.errors import GuigraphError
     from guigraph.eval.demo import DemoConfig, run_demo
 
@@ -86,15 +95,16 @@ def demo(
     out = out or Path("runs/demo")
     try:
         chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
-        config = DemoConfig(episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen)
+        config = DemoConfig(
+            episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen, skin=skin
+        )
+        skin_conventions(skin)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--instances") from exc
-    if fresh and out.exists():
-        shutil.rmtree(out)
+        raise typer.BadParameter(str(exc), param_hint="--instances/--skin") from exc
     console = _console(stderr=as_json)
     try:
         with _progress(console) as progress:
-            report = run_demo(out, config, RichReporter(progress))
+            report = run_demo(out, config, RichReporter(progress), fresh=fresh)
     except GuigraphError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

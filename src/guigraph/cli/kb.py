@@ -32,8 +32,11 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Nodes, edges, traces, apps and average degree."""
+    from guigraph.retrieval.context import node_label
+
     with _open(kb_dir) as kb:
         figures = kb.stats()
+        busiest = sorted(kb.nodes(), key=lambda n: -n.visits)[:_BUSIEST]
     if as_json:
         typer.echo(json.dumps(figures, indent=1))
         return
@@ -42,6 +45,14 @@ def stats(
         f"steps {figures['steps']}  average degree {figures['average_degree']}\n"
         f"apps ({len(figures['apps'])}): {', '.join(figures['apps']) or '-'}"
     )
+    if busiest:
+        typer.echo("most visited nodes:")
+        for node in busiest:
+            typer.echo(f"  {node.visits:>5}  {node_label(node, width=80)}")
+
+
+#: How many of the most visited nodes ``kb stats`` names.
+_BUSIEST = 10
 
 
 @kb_app.command("export")
@@ -49,6 +60,16 @@ def export(
     kb_dir: Annotated[Path, typer.Argument(help="Knowledge-base folder.")],
     out: Annotated[Path, typer.Option("--out", help="File to write.")],
     fmt: Annotated[str, typer.Option("--format", help="graphml, json or html.")] = "json",
+    highlight_task: Annotated[
+        str | None,
+        typer.Option(
+            "--highlight-task",
+            help="html: mark the subgraph graph RAG retrieves for this task when the page opens.",
+        ),
+    ] = None,
+    k: Annotated[
+        int, typer.Option("-k", "--top-k", min=1, help="Traces retrieved for --highlight-task.")
+    ] = 4,
 ) -> None:
     """Write the graph as GraphML, JSON or a self-contained interactive HTML page."""
     from guigraph.errors import ConfigError
@@ -56,11 +77,26 @@ def export(
 
     with _open(kb_dir) as kb:
         try:
-            path = write(kb, fmt, out)
-        except ConfigError as exc:
+            highlight = _retrieved(kb, highlight_task, k) if highlight_task else None
+            path = write(kb, fmt, out, highlight)
+        except (ConfigError, OSError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
     typer.echo(f"wrote {path}")
+
+
+def _retrieved(kb, task: str, k: int):
+    """The states and transitions graph RAG hands the team for ``task``."""
+    from guigraph.graph.explorer import Highlight
+    from guigraph.retrieval.context import retrieve
+
+    context = retrieve(kb, task, k=k)
+    return Highlight(
+        label=f"retrieved for: {task}",
+        nodes=sorted(context.nodes),
+        edges=sorted(context.edges),
+        traces=[item.trace.episode_id for item in context.traces],
+    )
 
 
 @kb_app.command("check")

@@ -11,6 +11,7 @@ import importlib
 import typer
 
 from guigraph import __version__
+from guigraph.cli.guard import GuardedGroup
 
 app = typer.Typer(
     name="guigraph",
@@ -18,6 +19,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=GuardedGroup,
 )
 
 #: Modules that define a ``register(app)`` function; order is the order of ``--help``.
@@ -25,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.demo",
     "guigraph.cli.run",
     "guigraph.cli.data",
+    "guigraph.cli.importer",
     "guigraph.cli.score",
     "guigraph.cli.build",
     "guigraph.cli.kb",
@@ -32,6 +35,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.sim",
     "guigraph.cli.web",
     "guigraph.cli.replay",
+    "guigraph.cli.eval",
+    "guigraph.cli.report",
+    "guigraph.cli.devices",
+    "guigraph.cli.record",
 )
 
 

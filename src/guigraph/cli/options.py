@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from guigraph.llm.config import RoleModels
 
 Policy = Annotated[
     str, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
@@ -16,3 +20,63 @@ BaseUrl = Annotated[
     str | None,
     typer.Option("--base-url", help="OpenAI-compatible server, for --policy model|hybrid."),
 ]
+ModelConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--model-config",
+        help="Per-role model settings, JSON or TOML (see README: model-config files).",
+    ),
+]
+TextOnly = Annotated[
+    bool,
+    typer.Option(
+        "--text-only", help="Send no image: every role reads the screen as UI-tree (or OCR) text."
+    ),
+]
+Timeout = Annotated[
+    float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")
+]
+MaxTokens = Annotated[
+    int | None, typer.Option("--max-tokens", min=1, help="Reply token limit per request.")
+]
+Retries = Annotated[
+    int | None, typer.Option("--retries", min=0, help="Retries after a failed request.")
+]
+Coords = Annotated[
+    str | None,
+    typer.Option("--coords", help="Model coordinate space: qwen3-vl, qwen2.5-vl, ui-tars, pixel."),
+]
+Structured = Annotated[
+    str | None,
+    typer.Option("--structured", help="Structured output: auto, json_schema, json_object, none."),
+]
+ModelSet = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model-set", help="[ROLE.]FIELD=VALUE, e.g. decider.max_tokens=128 (repeatable)."
+    ),
+]
+
+
+def role_models(
+    model: str | None,
+    base_url: str | None,
+    config_file: Path | None,
+    text_only: bool,
+    timeout: float | None,
+    max_tokens: int | None,
+    retries: int | None,
+    coords: str | None,
+    structured: str | None,
+    sets: list[str] | None,
+) -> RoleModels:
+    """The per-role model settings the command line asks for (``ConfigError`` if wrong)."""
+    from guigraph.llm.model_file import ModelFlags
+    from guigraph.llm.model_file import role_models as build
+
+    flags = ModelFlags(
+        model=model, base_url=base_url, config_file=config_file, text_only=text_only,
+        timeout_s=timeout, max_tokens=max_tokens, retries=retries, coords=coords,
+        structured=structured, sets=tuple(sets or ()),
+    )  # fmt: skip
+    return build(flags)

@@ -46,10 +46,20 @@ def replay(
         int | None, typer.Option("--limit", min=1, help="Replay only the first N test episodes.")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed handed to the agent loop.")] = 0,
+    model_config: options.ModelConfigFile = None,
+    text_only: options.TextOnly = False,
+    timeout: options.Timeout = None,
+    max_tokens: options.MaxTokens = None,
+    retries: options.Retries = None,
+    coords: options.Coords = None,
+    structured: options.Structured = None,
+    model_set: options.ModelSet = None,
 ) -> None:
     """Run the team over the test episodes with teacher forcing; write one STEPS line per step.
 
-    Refuses a knowledge base built from any of the episodes it would replay.
+    Refuses a knowledge base built from any of the episodes it would replay. This is the
+    serial, single-file form of ``guigraph eval odyssey`` (which writes a run folder, runs
+    episodes concurrently, locally or on Ray, and counts model faults).
     """
     from guigraph.agents.factory import team_factory
     from guigraph.data.odyssey import OdysseyDataset
@@ -71,10 +81,14 @@ def replay(
             # The whole test part, not only the --limit ones: such a KB is unfit for the split.
             check_kb_disjoint(knowledge, test_ids)
             with ExitStack() as resources:
+                models = options.role_models(
+                    model, base_url, model_config, text_only, timeout, max_tokens, retries,
+                    coords, structured, model_set,
+                )  # fmt: skip
                 # The decider is offered GUIOdyssey's actions only: others would score wrong.
                 make_team, hub = team_factory(
-                    policy, knowledge, resources, memory=memory, verify=verify, model=model,
-                    base_url=base_url, action_space=ODYSSEY_ACTIONS,
+                    policy, knowledge, resources, memory=memory, verify=verify, models=models,
+                    action_space=ODYSSEY_ACTIONS, usage_path=_usage_path(out),
                 )  # fmt: skip
                 progress = resources.enter_context(_progress())
                 task = progress.add_task("replaying", total=len(ids))
@@ -104,10 +118,14 @@ def _progress() -> Progress:
     )  # fmt: skip
 
 
+def _usage_path(out: Path) -> Path:
+    return out.with_name(out.stem + ".usage.json")
+
+
 def _save_usage(hub: ModelHub | None, out: Path) -> Path | None:
     if hub is None:
         return None
-    return hub.save_usage(out.with_name(out.stem + ".usage.json"))
+    return hub.save_usage(_usage_path(out))
 
 
 def _test_ids(dataset: object, split: str) -> list[str]:

@@ -42,12 +42,12 @@ def run(
         str,
         typer.Option(
             "--task",
-            help="A SimPhone template id (see `guigraph sim tasks`; success is checked) "
-            "or an instruction in words (nothing can check it).",
+            help="A task id of the world (a SimPhone template id, see `guigraph sim tasks`; "
+            "success is checked) or an instruction in words (nothing can check it).",
         ),
     ],
     env: Annotated[
-        str, typer.Option("--env", help="World (see guigraph.envs.names()): simphone, web.")
+        str, typer.Option("--env", help=f"World to act in: {', '.join(_world_names())}.")
     ] = "simphone",
     seed: Annotated[int, typer.Option("--seed", help="World and task seed.")] = 0,
     kb: Annotated[
@@ -56,8 +56,28 @@ def run(
     out: Annotated[
         Path | None, typer.Option("--out", help="Run folder for the trajectory.")
     ] = None,
-    device: Annotated[str, typer.Option("--device", help="Device profile name.")] = "Pixel 7 Pro",
-    version: Annotated[int, typer.Option("--version", help="App version (1 or 2).")] = 1,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record",
+            help="Also write the run as a GUIOdyssey-layout episode into this folder "
+            "(grow a KB from it with `guigraph build DIR --kb KB`).",
+        ),
+    ] = None,
+    device: Annotated[
+        str, typer.Option("--device", help="SimPhone: device profile name.")
+    ] = "Pixel 7 Pro",
+    version: Annotated[int, typer.Option("--version", help="SimPhone: app version (1 or 2).")] = 1,
+    skin: Annotated[
+        str, typer.Option("--skin", help="SimPhone: standard, html-ids, no-ids or android.")
+    ] = "standard",
+    serial: Annotated[
+        str | None, typer.Option("--serial", help="Android: the device's serial.")
+    ] = None,
+    env_option: Annotated[
+        list[str] | None,
+        typer.Option("--env-option", help="Another world option, KEY=VALUE (repeatable)."),
+    ] = None,
     memory: Annotated[
         str, typer.Option("--memory", help="graph (workflow graph) or trace (baseline).")
     ] = "graph",
@@ -72,77 +92,108 @@ def run(
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
-    record: Annotated[
-        Path | None,
-        typer.Option("--record", help="Also write the run as a GUIOdyssey-layout episode here."),
-    ] = None,
+    model_config: options.ModelConfigFile = None,
+    text_only: options.TextOnly = False,
+    timeout: options.Timeout = None,
+    max_tokens: options.MaxTokens = None,
+    retries: options.Retries = None,
+    coords: options.Coords = None,
+    structured: options.Structured = None,
+    model_set: options.ModelSet = None,
 ) -> None:
-    """Run the agent team on one task (model-free by default), printing each step."""
+    """Run the agent team on one task in any world (model-free by default), printing each step."""
     from contextlib import ExitStack
 
     from guigraph.agents.factory import team_factory
     from guigraph.agents.loop import Budget, Callback, run_episode
     from guigraph.agents.team import TeamOptions
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
-    from guigraph.envs import make
-    from guigraph.envs.base import Env
+    from guigraph.envs import Env, make
     from guigraph.envs.wrappers import RecordEpisodes
     from guigraph.errors import GuigraphError
 
-    phone: Env | None = None
     try:
         if policy == "graph":  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
-        world_options = {"device": device, "version": version} if env == "simphone" else {}
-        phone = make(env, **world_options)
-        the_task = phone.make_task(task, seed)
-        checkable = not the_task.task_id.startswith("free/")
-        if record is not None:
-            phone = RecordEpisodes(phone, record)
-    except (GuigraphError, ValueError) as exc:
-        if phone is not None:
-            phone.close()
+        settings = world_options(env, device, version, skin, serial, env_option or [])
+        world: Env = make(env, **settings)
+    except (GuigraphError, ValueError) as exc:  # a world may fail to start (no device)
         raise _fail(str(exc)) from exc
+    try:
+        the_task = world.make_task(task, seed)
+    except (GuigraphError, ValueError) as exc:
+        world.close()
+        raise _fail(str(exc)) from exc
+    if record is not None:
+        world = RecordEpisodes(world, record)
     knowledge = _open_kb(kb) if kb is not None and not no_graph else None
     if knowledge is None:
         reason = "--no-graph" if no_graph else "no --kb given"
         typer.echo(f"note: running without a knowledge base ({reason}): the team has no graph")
-    if not checkable:
-        typer.echo(
-            f"note: not a task of the {env} world, so it has no checker for it; the world "
-            "starts with no task set up and success is unknown"
-        )
     callbacks: list[Callback] = [ConsoleProgress()]
     if out is not None:
         callbacks.append(TrajectoryWriter(out))
     try:
         with ExitStack() as resources:
+            models = options.role_models(
+                model, base_url, model_config, text_only, timeout, max_tokens, retries, coords,
+                structured, model_set,
+            )  # fmt: skip
             make_team, hub = team_factory(
                 policy, knowledge, resources, memory=memory, verify=verify, history=history,
-                use_graph=not no_graph, model=model, base_url=base_url,
+                use_graph=not no_graph, models=models, action_space=world.action_space,
+                usage_path=out / "usage.json" if out is not None else None,
             )  # fmt: skip
             team = make_team(the_task)
             budget = Budget(max_steps)
-            run_episode(phone, team, the_task, seed=seed, budget=budget, callbacks=callbacks)
+            run_episode(world, team, the_task, seed=seed, budget=budget, callbacks=callbacks)
             if hub is not None:
                 typer.echo(hub.ledger.summary())
                 if out is not None:  # usage is kept with the run (keys never are)
                     hub.save_usage(out / "usage.json")
-        verdict = phone.evaluate() if checkable else None
-        success = verdict.success if verdict is not None else None
+            verdict = world.evaluate()
     except GuigraphError as exc:
         raise _fail(str(exc)) from exc
     finally:
-        phone.close()
+        world.close()
         if knowledge is not None:
             knowledge.close()
-    if success is None:
-        typer.echo("success: unknown (no checker for a free instruction)")
+    success = None if verdict is None else verdict.success
+    if verdict is None:
+        typer.echo("success: unknown (this world has no checker for this task)")
     else:
-        typer.echo(f"success: {'yes' if success else 'no'} (the world's checker)")
+        typer.echo(f"success: {'yes' if verdict.success else 'no'} (the world's checker)")
     if out is not None:
         _write_outcome(out, success)
         typer.echo(f"trajectory: {out}")
+    if record is not None:
+        typer.echo(f"recorded: {record} (grow a KB with: guigraph build {record} --kb KB)")
+
+
+def _world_names() -> list[str]:
+    from guigraph.envs.registry import names
+
+    return names()
+
+
+def world_options(
+    env: str, device: str, version: int, skin: str, serial: str | None, extra: list[str]
+) -> dict[str, Any]:
+    """The options ``envs.make`` gets: each world's own flags, then ``--env-option K=V``."""
+    settings: dict[str, Any] = {}
+    if env == "simphone":
+        settings.update(device=device, version=version, skin=skin)
+    if serial is not None:
+        settings["serial"] = serial
+    for item in extra:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--env-option takes KEY=VALUE, got {item!r}")
+        try:
+            settings[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[key.strip()] = value
+    return settings
 
 
 def _write_outcome(out: Path, success: bool | None) -> None:

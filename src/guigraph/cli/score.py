@@ -41,18 +41,15 @@ def score(
     """Score predicted actions against the ground truth with GUIOdyssey's official matcher."""
     from guigraph.errors import GuigraphError
     from guigraph.eval.metrics import AGGREGATES, summarize
-    from guigraph.eval.steps import read_steps, score_records, write_verdicts
+    from guigraph.eval.steps import score_file
 
     if aggregate not in AGGREGATES:
         raise typer.BadParameter(f"use one of {', '.join(AGGREGATES)}", param_hint="--aggregate")
     if mode not in ("official", "strict"):
         raise typer.BadParameter("use official or strict", param_hint="--mode")
     try:
-        records = read_steps(steps_file)
-        scored = score_records(records, mode, source=str(steps_file))  # type: ignore[arg-type]
-        summary = summarize(scored, aggregate, mode)  # type: ignore[arg-type]
-        if verdicts is not None:
-            write_verdicts(verdicts, scored)
+        tally = score_file(steps_file, mode, verdicts)  # type: ignore[arg-type]
+        summary = summarize(tally, aggregate, mode)  # type: ignore[arg-type]
     except (GuigraphError, OSError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -64,11 +61,13 @@ def score(
 
 def _print_table(summary: Summary, source: Path) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(soft_wrap=True)
     table = Table(
-        title=f"GUIOdyssey scores of {source}\n{summary.mode} matching, {summary.aggregate}",
+        title=f"GUIOdyssey scores of {escape(str(source))}\n"
+        f"{summary.mode} matching, {summary.aggregate}",
         caption="episodes: judged by SR; ok: all steps right; incompl.: steps missing",
     )
     table.add_column("category", no_wrap=True)
@@ -76,7 +75,7 @@ def _print_table(summary: Summary, source: Path) -> None:
         table.add_column(column, justify="right")
     for name, group in summary.per_category.items():
         table.add_row(
-            name,
+            escape(name),  # the file's own text, not rich markup
             f"{group.ams:.2f}",
             f"{group.sr:.2f}",
             str(group.steps),
@@ -112,7 +111,7 @@ def _print_table(summary: Summary, source: Path) -> None:
         )
     for episode in summary.incomplete_episodes:
         console.print(
-            f"[yellow]incomplete episode {episode.episode_id}: {episode.present} of "
+            f"[yellow]incomplete episode {escape(episode.episode_id)}: {episode.present} of "
             f"{episode.step_length} steps, missing {list(episode.missing)}; left out of SR"
             "[/yellow]"
         )

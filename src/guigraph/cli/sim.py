@@ -116,3 +116,42 @@ def record(
     if summary.failures:
         typer.echo(f"checker failed on: {', '.join(summary.failures)}", err=True)
         raise typer.Exit(1)
+
+
+@sim_app.command("adb-server")
+def adb_server(
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="TCP port on 127.0.0.1 (0: any).")
+    ] = 5037,
+    serial: Annotated[str, typer.Option("--serial", help="The device's serial.")] = (
+        "emulator-5554"
+    ),
+    device: Annotated[str, typer.Option("--device", help="Device profile name.")] = "Pixel 7 Pro",
+    version: Annotated[int, typer.Option("--version", help="App version (1 or 2).")] = 1,
+    adb_keyboard: Annotated[
+        bool, typer.Option("--adb-keyboard", help="Have ADBKeyboard installed (non-ASCII text).")
+    ] = False,
+) -> None:
+    """Serve SimPhone as an Android device over the ADB protocol, until stopped (Ctrl-C or
+    `adb -P PORT kill-server`). `adb -P PORT devices` lists it; guigraph's Android world uses
+    it with ANDROID_ADB_SERVER_PORT=PORT."""
+    from guigraph.envs.simphone.devices import get_device
+    from guigraph.testing.adb_server import FakeAdbServer
+
+    try:
+        get_device(device)
+        server = FakeAdbServer(port, serial=serial, device=device, version=version,
+                               adb_keyboard=adb_keyboard)  # fmt: skip
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    except OSError as exc:
+        typer.echo(f"error: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"ADB server on 127.0.0.1:{server.port}: device {serial} is SimPhone ({device}); "
+               f"use ANDROID_ADB_SERVER_PORT={server.port} or adb -P {server.port}", )  # fmt: skip
+    try:
+        server.wait()
+    except KeyboardInterrupt:
+        typer.echo("stopped")
+    finally:
+        server.close()

@@ -27,8 +27,9 @@ from guigraph.geometry import NORM_MAX
 __all__ = ["Problem", "check_dataset", "check_episode_file"]
 
 
-def check_dataset(root: Path) -> list[Problem]:
-    """Every problem found in the folder, sorted by file."""
+def check_dataset(root: Path, warnings: list[Problem] | None = None) -> list[Problem]:
+    """Every problem found in the folder, sorted by file; what readers repair or accept with
+    a caveat (clipped or dropped UI elements, JPEG screenshots) goes to ``warnings``."""
     root = Path(root)
     annotations = root / ANNOTATIONS
     if not annotations.is_dir():
@@ -41,16 +42,26 @@ def check_dataset(root: Path) -> list[Problem]:
     episode_ids = set()
     for path in sorted(annotations.glob("*.json")):
         episode_ids.add(path.stem)
-        problems.extend(check_episode_file(path, screenshots, check_screenshots=have_screens))
+        problems.extend(
+            check_episode_file(path, screenshots, check_screenshots=have_screens, warnings=warnings)
+        )
     splits = root / SPLITS
-    if splits.is_dir():
-        for path in sorted(splits.glob("*.json")):
-            problems.extend(_check_split(path, episode_ids))
+    if not splits.is_dir():
+        # Without a split nothing can be built or replayed the way GUIOdyssey is evaluated.
+        problems.append(
+            Problem(str(splits), None, "a folder of <name>_split.json files", "nothing")
+        )
+    for path in sorted(splits.glob("*.json")):
+        problems.extend(_check_split(path, episode_ids))
     return problems
 
 
 def check_episode_file(
-    path: Path, screenshots: Path, *, check_screenshots: bool = True
+    path: Path,
+    screenshots: Path,
+    *,
+    check_screenshots: bool = True,
+    warnings: list[Problem] | None = None,
 ) -> list[Problem]:
     reader = FieldReader(path, collect=True)
     data = load_json(path, reader)
@@ -59,12 +70,18 @@ def check_episode_file(
         if isinstance(data.get("episode_id"), str) and data["episode_id"] != path.stem:
             reader.fail("episode_id", f"the file's name {path.stem!r}", data["episode_id"])
         steps = data.get("steps")
+        if steps == []:
+            reader.fail("steps", "at least one step", steps)
         if isinstance(steps, list):
             for position, step in enumerate(steps):
                 if isinstance(step, Mapping):
                     _check_step_extras(step, f"steps[{position}]", reader)
                     if check_screenshots:
                         _check_screenshot(step, f"steps[{position}]", screenshots, reader)
+            if check_screenshots:
+                _check_jpegs(steps, screenshots, reader)
+    if warnings is not None:
+        warnings.extend(reader.warnings)
     return reader.problems
 
 
@@ -88,8 +105,83 @@ def _check_screenshot(
     step: Mapping[str, Any], here: str, screenshots: Path, reader: FieldReader
 ) -> None:
     name = step.get("screenshot")
-    if isinstance(name, str) and not (screenshots / name).is_file():
+    if not isinstance(name, str):
+        return
+    path = screenshots / name
+    if not path.is_file():
         reader.fail(f"{here}.screenshot", f"the file {screenshots.name}/{name}, not found")
+        return
+    problem = image_problem(path)
+    if problem:
+        reader.fail(f"{here}.screenshot", f"a readable image {screenshots.name}/{name}", problem)
+
+
+#: How a whole image file ends: a file cut short lacks it.
+_IMAGE_ENDS = {"PNG": b"IEND\xaeB`\x82", "JPEG": b"\xff\xd9"}
+
+
+def image_problem(path: Path) -> str | None:
+    """What is wrong with an image file, or None. Only the header is parsed and the last bytes
+    read, not the pixels: a GUIOdyssey download holds >100k screenshots of ~1 MB each."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            kind = image.format or ""
+        with path.open("rb") as file:
+            file.seek(max(0, path.stat().st_size - 16))
+            tail = file.read()
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as exc:
+        return str(exc) or type(exc).__name__
+    end = _IMAGE_ENDS.get(kind)
+    if end is not None and not tail.rstrip(b"\x00").endswith(end):
+        return f"a {kind} file cut short (no end marker)"
+    return None
+
+
+def _check_jpegs(steps: list[Any], screenshots: Path, reader: FieldReader) -> None:
+    """One warning per episode with JPEG screenshots: lossy, and their EXIF size and
+    orientation are ignored (the pixels are read as stored), which matters when they
+    disagree with the pixels, as phone screenshots' metadata often does."""
+    names = [
+        s["screenshot"]
+        for s in steps
+        if isinstance(s, Mapping)
+        and isinstance(s.get("screenshot"), str)
+        and s["screenshot"].lower().endswith((".jpg", ".jpeg"))
+        and (screenshots / s["screenshot"]).is_file()
+    ]
+    if not names:
+        return
+    note = _exif_note(screenshots / names[0])
+    reader.warn(
+        "steps[*].screenshot",
+        f"PNG screenshots; {len(names)} are JPEG (lossy; read as stored, EXIF ignored{note})",
+        names[0],
+    )
+
+
+def _exif_note(path: Path) -> str:
+    """What a JPEG's EXIF claims that its pixels do not (size swapped, a rotation)."""
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover - Pillow is a core dependency
+        return ""
+    try:
+        with Image.open(path) as image:
+            exif = image.getexif()
+            size = image.size
+            claimed = {**dict(exif), **dict(exif.get_ifd(0x8769))}
+            width, height = claimed.get(0xA002), claimed.get(0xA003)
+            orientation = exif.get(0x0112, 1)
+    except (OSError, ValueError):
+        return ""
+    notes = []
+    if width and height and (width, height) != size:
+        notes.append(f"EXIF says {width}x{height}, pixels are {size[0]}x{size[1]}")
+    if orientation not in (None, 1):
+        notes.append(f"EXIF orientation {orientation} not applied")
+    return "; " + "; ".join(notes) if notes else ""
 
 
 def _check_split(path: Path, episode_ids: set[str]) -> list[Problem]:

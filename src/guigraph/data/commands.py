@@ -114,6 +114,25 @@ def action_to_command(action: Action) -> str:
     raise ActionError(f"{kind} has no GUIOdyssey command string")
 
 
+#: guigraph's own actions, which GUIOdyssey has no command for, written as ``NAME: argument``.
+EXTENSION_COMMANDS: dict[str, ActionType] = {
+    "OPEN_APP": ActionType.OPEN_APP,
+    "WAIT": ActionType.WAIT,
+}
+
+
+def action_to_text(action: Action) -> str:
+    """The official command of an action; guigraph's own actions keep their name
+    (``OPEN_APP: com.example.app``, ``WAIT``), which the official evaluator, like any action
+    type it does not know, scores on the type alone."""
+    try:
+        return action_to_command(action)
+    except ActionError:
+        argument = action.app if action.app is not None else ""
+        name = action.type.value.upper()
+        return f"{name}: {argument}" if argument else name
+
+
 def command_to_action(text: str) -> Action:
     """Parse an official command string into an ``Action``; ActionError if it is not one.
 

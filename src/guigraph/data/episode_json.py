@@ -28,12 +28,30 @@ from guigraph.types import (
 ANNOTATION_TEXTS = ("description", "intention", "context", "low_level_instruction")
 
 
-def screenshot_name(episode_id: str, step: int) -> str:
-    return f"{episode_id}_{step}.png"
+#: Screenshot file types a step may have; any other suffix is written as ``.png``.
+SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
-def parse_episode(data: Any, reader: FieldReader, screenshots_dir: Path) -> Episode | None:
-    """Parse an episode's JSON; in collecting mode every problem lands in ``reader.problems``."""
+def screenshot_name(episode_id: str, step: int, suffix: str = ".png") -> str:
+    """``<id>_<step>.png``; JPEG screenshots (real phones, DroidBot) keep ``.jpg``."""
+    suffix = suffix.lower() if suffix.lower() in SCREENSHOT_SUFFIXES else ".png"
+    return f"{episode_id}_{step}{suffix}"
+
+
+def step_screenshot_name(episode_id: str, step: Step) -> str:
+    """The file name a step's screenshot is written under (its source's type kept)."""
+    path = step.observation.screenshot_path
+    return screenshot_name(episode_id, step.index, Path(path).suffix if path else ".png")
+
+
+def parse_episode(
+    data: Any, reader: FieldReader, screenshots_dir: Path, *, elements: bool = True
+) -> Episode | None:
+    """Parse an episode's JSON; in collecting mode every problem lands in ``reader.problems``.
+
+    ``elements=False`` leaves the UI trees unread (``Observation.elements`` None): a build
+    that ignores them need not pay for parsing them.
+    """
     if not isinstance(data, Mapping):
         if data is not None:
             reader.fail(None, "a JSON object at the top level", type(data).__name__)
@@ -54,7 +72,7 @@ def parse_episode(data: Any, reader: FieldReader, screenshots_dir: Path) -> Epis
         apps = _parse_apps(task_info, reader)
         meta_task = reader.string(task_info, "meta_task", "task_info.meta_task", required=False)
         task = reader.string(task_info, "task", "task_info.task", required=False)
-    steps = _parse_steps(data, reader, episode_id, device, screenshots_dir)
+    steps = _parse_steps(data, reader, episode_id, device, screenshots_dir, elements)
     if reader.problems or None in (
         episode_id,
         device,
@@ -112,6 +130,7 @@ def _parse_steps(
     episode_id: str | None,
     device: DeviceInfo | None,
     screenshots_dir: Path,
+    with_elements: bool = True,
 ) -> list[Step] | None:
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list):
@@ -121,7 +140,7 @@ def _parse_steps(
     if length is not None and length != len(raw_steps):
         reader.fail("step_length", f"the number of steps ({len(raw_steps)})", length)
     steps = [
-        _parse_step(raw, position, reader, episode_id, device, screenshots_dir)
+        _parse_step(raw, position, reader, episode_id, device, screenshots_dir, with_elements)
         for position, raw in enumerate(raw_steps)
     ]
     return None if any(step is None for step in steps) else steps  # type: ignore[return-value]
@@ -134,6 +153,7 @@ def _parse_step(
     episode_id: str | None,
     device: DeviceInfo | None,
     screenshots_dir: Path,
+    with_elements: bool = True,
 ) -> Step | None:
     here = f"steps[{position}]"
     if not isinstance(raw, Mapping):
@@ -150,7 +170,7 @@ def _parse_step(
         name: reader.string(raw, name, f"{here}.{name}", required=False)
         for name in ("ps", *ANNOTATION_TEXTS)
     }
-    elements = _parse_elements(raw, reader, here)
+    elements = _parse_elements(raw, reader, here) if with_elements else None
     app = reader.string(raw, "app", f"{here}.app", required=False)
     if len(reader.problems) > problems_before or None in (index, shot, action, device, episode_id):
         return None
@@ -211,11 +231,35 @@ def _parse_elements(
         return None
     elements = []
     for number, item in enumerate(value):
+        where = f"{here}.ui_elements[{number}]"
         try:
-            elements.append(UIElement.from_dict(item))
-        except (KeyError, TypeError, ValueError) as exc:
-            reader.fail(f"{here}.ui_elements[{number}]", "a UI element with a valid bbox", str(exc))
+            box = _screen_box(item, reader, where)
+            if box is None:
+                continue  # no area on the screen: dropped, with a warning
+            elements.append(UIElement.from_dict({**item, "bbox": box}))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            reader.fail(where, "a UI element with a bbox [x1, y1, x2, y2]", str(exc))
     return tuple(elements)
+
+
+def _screen_box(item: Any, reader: FieldReader, where: str) -> list[float] | None:
+    """The element's box clipped to the screen (0..1000); None, with a warning, when the
+    box is inverted or off screen. Real UI trees have such views; one must not cost the
+    episode."""
+    box = item["bbox"]
+    if not isinstance(box, list) or len(box) != 4:
+        raise ValueError(f"bbox {box!r} is not [x1, y1, x2, y2]")
+    x1, y1, x2, y2 = (float(v) for v in box)
+    if x2 < x1 or y2 < y1:
+        reader.warn(f"{where}.bbox", "x1<=x2 and y1<=y2 (element dropped)", box)
+        return None
+    clipped = [min(max(v, 0.0), 1000.0) for v in (x1, y1, x2, y2)]
+    if clipped[2] <= clipped[0] or clipped[3] <= clipped[1]:
+        reader.warn(f"{where}.bbox", "a box on the screen (element dropped)", box)
+        return None
+    if clipped != [x1, y1, x2, y2]:
+        reader.warn(f"{where}.bbox", "a box within 0..1000 (clipped)", box)
+    return clipped
 
 
 def episode_to_json(episode: Episode) -> dict[str, Any]:
@@ -248,7 +292,7 @@ def _step_to_json(episode_id: str, step: Step) -> dict[str, Any]:
     box = step.sam2_bbox
     out: dict[str, Any] = {
         "step": step.index,
-        "screenshot": screenshot_name(episode_id, step.index),
+        "screenshot": step_screenshot_name(episode_id, step),
         "action": action,
         "info": info,
         "ps": step.ps,

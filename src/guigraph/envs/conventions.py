@@ -20,6 +20,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from guigraph.types import ID_LESS_KEY
+
 
 class IdScheme(StrEnum):
     """How a world writes element ids."""
@@ -72,6 +74,22 @@ class Conventions:
     opens_apps_by: str = "launcher"
     #: Element classes (roles) one types into, beside any with "edit" in the name (EditText).
     field_classes: frozenset[str] = frozenset()
+    #: Apps whose ids are the platform's own, shared by every app's screens (Android's
+    #: ``android:id/content``, ``android:id/title``): they tell screens apart little.
+    framework_apps: frozenset[str] = frozenset()
+    #: Class-name endings of layout containers; one with no id and no text is scaffolding.
+    container_classes: tuple[str, ...] = ()
+    #: Field names of ids that hold a page's title (in the app's own ids, not the framework's).
+    title_names: frozenset[str] = frozenset()
+    #: Class-name endings and id names of title bars: the first text inside one is the title.
+    title_bar_classes: tuple[str, ...] = ()
+    title_bar_names: frozenset[str] = frozenset()
+    #: Full ids that only a dialog's (or another overlay window's) tree has.
+    window_ids: frozenset[str] = frozenset()
+    #: Full ids of dialog titles (a dialog's name).
+    dialog_title_ids: frozenset[str] = frozenset()
+    #: Class-name endings of pagers and tab strips: a sideways swipe on one may change page.
+    pager_classes: tuple[str, ...] = ()
 
     def is_home(self, app: str | None) -> bool:
         return (app or "").strip().lower() in self.home_apps
@@ -93,10 +111,16 @@ class Conventions:
         name = class_name.rsplit(".", 1)[-1].strip().lower()
         return "edit" in name or name in self.field_classes
 
+    def is_framework_id(self, resource_id: str) -> bool:
+        return bool(resource_id) and self.parse_id(resource_id).app in self.framework_apps
+
+    def is_container(self, class_name: str) -> bool:
+        return bool(self.container_classes) and class_name.endswith(self.container_classes)
+
     def parse_id(self, resource_id: str) -> ElementId:
         """``shop:id/price`` -> (shop, price) on Android; ``#price`` -> ("", price) on the web."""
         rid = resource_id.strip()
-        if not rid:
+        if not rid or rid.startswith(ID_LESS_KEY):  # no id, or the key of an id-less element
             return ElementId("", "")
         if self.id_scheme is IdScheme.ANDROID:
             app, sep, name = rid.partition(":id/")
@@ -109,9 +133,19 @@ class Conventions:
 
 
 _POPUP_WORDS = frozenset(
-    {"not now", "no thanks", "no, thanks", "later", "maybe later", "deny", "don't allow",
-     "close", "skip", "dismiss"}
-)  # fmt: skip
+    {
+        "not now",
+        "no thanks",
+        "no, thanks",
+        "later",
+        "maybe later",
+        "deny",
+        "don't allow",
+        "close",
+        "skip",
+        "dismiss",
+    }
+)
 
 #: Names a launcher goes by on Android: its package, or the label a recorder gives it.
 _LAUNCHERS = frozenset(
@@ -127,6 +161,35 @@ ANDROID = Conventions(
     loading_texts=("loading", "please wait"),
     transient_words=frozenset({"dialog", "popup", "alert", "toast", "snackbar"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
+    framework_apps=frozenset({"android"}),
+    container_classes=(
+        "Layout",
+        "ViewGroup",
+        "ViewPager",
+        "ViewPager2",
+        "ScrollView",
+        "RecyclerView",
+        "ListView",
+        "GridView",
+        "android.view.View",
+        "ViewStub",
+        "ViewAnimator",
+        "ViewFlipper",
+    ),
+    title_names=frozenset({"title", "toolbar_title", "action_bar_title", "page_title"}),
+    title_bar_classes=("Toolbar", "ActionBar", "ActionBarContainer"),
+    title_bar_names=frozenset({"toolbar", "action_bar", "app_bar", "action_bar_container"}),
+    window_ids=frozenset(
+        {
+            "android:id/parentPanel",
+            "android:id/alertTitle",
+            "android:id/buttonPanel",
+            "android:id/contentPanel",
+            "android:id/select_dialog_listview",
+        }
+    ),
+    dialog_title_ids=frozenset({"android:id/alertTitle"}),
+    pager_classes=("ViewPager", "ViewPager2", "TabLayout", "TabWidget", "TabLayout$TabView"),
 )
 
 #: A web profile: the page is the app, DOM ids, cookie banners and modal close buttons.

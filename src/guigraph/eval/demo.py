@@ -27,6 +27,8 @@ from guigraph.eval.suite import MEMORIES, EvalCase, Sizes, plan_cases, run_case,
 DEMO_SCHEMA_VERSION = 1
 RESULTS_FILE = "results.jsonl"
 REPLAY_FILE = "replay-{memory}.jsonl"
+#: Held by the running demo: a second demo in the same folder would delete its files.
+DEMO_LOCK = "demo.lock"
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class DemoConfig:
     max_steps: int = 40
     #: Evaluate only these templates (all when empty); the logs are the same either way.
     templates: tuple[str, ...] = ()
+    #: How SimPhone reports elements, in the logs and live (``envs.simphone.skins``).
+    skin: str = "standard"
 
     def logs_settings(self) -> dict[str, Any]:
         """What the logs (and so the KB) depend on; the evaluation sizes may change freely."""
@@ -49,6 +53,8 @@ class DemoConfig:
             "noise": self.noise,
             "device": self.device,
             "holdout_templates": held_out_templates(),
+            # Only a non-default skin is named, so folders made before skins existed still fit.
+            **({"skin": self.skin} if self.skin != "standard" else {}),
         }
 
 
@@ -84,15 +90,42 @@ def held_out_templates() -> list[str]:
     return [t.template_id for t in TEMPLATES.values() if t.recombines]
 
 
-def run_demo(out: Path, config: DemoConfig, reporter: Reporter | None = None) -> DemoReport:
-    reporter = reporter or SilentReporter()
-    started = time.perf_counter()
+def run_demo(
+    out: Path, config: DemoConfig, reporter: Reporter | None = None, fresh: bool = False
+) -> DemoReport:
+    """Run (or resume) the demo in ``out``; ``fresh`` empties the folder first."""
+    from guigraph.locks import folder_lock
+
     out = Path(out)
     seen, held = evaluated_templates(config.templates)
+    with folder_lock(out, DEMO_LOCK, "another demo is running in this folder"):
+        if fresh:
+            _empty_folder(out)
+        return _run_demo(out, config, reporter or SilentReporter(), seen, held)
+
+
+def _empty_folder(out: Path) -> None:
+    """Everything but the lock file, which the running demo holds."""
+    for child in out.iterdir():
+        if child.name == DEMO_LOCK:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+def _run_demo(
+    out: Path, config: DemoConfig, reporter: Reporter, seen: list[str], held: list[str]
+) -> DemoReport:
+    started = time.perf_counter()
     _claim_folder(out, config, reporter)
     used_seeds = _ensure_logs(out / "logs", config, reporter)
     kb_stats = _ensure_kb(out, reporter)
-    cases = plan_cases(seen, held, config.sizes, used_seeds, config.device, config.other_device)
+    cases = plan_cases(
+        seen, held, config.sizes, used_seeds, config.device, config.other_device,
+        skin=config.skin,
+    )  # fmt: skip
     rows = _run_cases(out, cases, config, reporter)
     test_split = _test_split_scores(out, reporter)
     planned = {case.key for case in cases}
@@ -187,6 +220,7 @@ def _ensure_logs(logs: Path, config: DemoConfig, reporter: Reporter) -> set[int]
             noise=config.noise,
             holdout=held_out_templates(),
             on_episode=lambda _: advance(),
+            skin=config.skin,
         )
         if summary.failures:
             reporter.note(f"warning: the expert failed on {', '.join(summary.failures)}")
@@ -212,13 +246,25 @@ def _ensure_kb(out: Path, reporter: Reporter) -> dict[str, Any]:
 
 def load_results(path: Path) -> list[dict[str, Any]]:
     """Finished rows; a last line cut short by a kill is dropped from the file."""
+    from guigraph.errors import DatasetError
+    from guigraph.eval.steps import decode_line
+
     if not path.is_file():
         return []
-    text = path.read_text()
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        path.write_text(text)
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]
+        path.write_bytes(data)
+    rows = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        text = decode_line(raw, f"{path}:{number}")
+        if not text.strip():
+            continue
+        try:
+            rows.append(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{path}:{number}", None, "a JSON object", exc.msg) from None
+    return rows
 
 
 def _run_cases(

@@ -19,7 +19,7 @@ from typing import Literal
 
 from rapidfuzz.distance import Levenshtein
 
-from guigraph.data.commands import COMMAND_TYPES, parse_numbers, parse_point
+from guigraph.data.commands import COMMAND_TYPES, EXTENSION_COMMANDS, parse_numbers, parse_point
 from guigraph.errors import ActionError
 
 MatchMode = Literal["official", "strict"]
@@ -90,7 +90,7 @@ def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Ver
     parts = gt.split(":", 2)
     gt_action = parts[0].strip()
     gt_info = parts[1].strip() if len(parts) > 1 else ""
-    if gt_action not in COMMAND_TYPES:
+    if gt_action not in COMMAND_TYPES and gt_action not in EXTENSION_COMMANDS:
         raise ActionError(f"ground truth is not a GUIOdyssey command: {gt!r}")
     parts = pred.split(":", 2)
     pred_action = parts[0].strip()
@@ -117,12 +117,12 @@ def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Verdi
     name, _, argument = gt.partition(":")
     gt_action = name.strip()
     gt_info = argument.strip()
-    if gt_action not in COMMAND_TYPES:
+    if gt_action not in COMMAND_TYPES and gt_action not in EXTENSION_COMMANDS:
         raise ActionError(f"ground truth is not a GUIOdyssey command: {gt!r}")
     name, colon, argument = pred.partition(":")
     pred_action = name.strip()
     pred_info = argument.strip()
-    if pred_action not in COMMAND_TYPES:
+    if pred_action not in COMMAND_TYPES and pred_action not in EXTENSION_COMMANDS:
         return INVALID  # free text, or a command the space does not have
     pred_point: list[float] | None = None
     if pred_action in _POINT_ACTIONS:

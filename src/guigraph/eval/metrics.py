@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from guigraph.eval.gcpause import paused_gc
+from guigraph.eval.tally import IncompleteEpisode, Tally
+
+__all__ = ["IncompleteEpisode", "Tally"]  # re-exported: they are part of the metrics' API
 
 Aggregate = Literal["pooled", "category-mean"]
 AGGREGATES: tuple[str, ...] = ("pooled", "category-mean")
@@ -33,26 +36,6 @@ class ScoredStep(NamedTuple):
     step_length: int
     is_correct: bool
     info: str
-
-
-@dataclass(frozen=True, slots=True)
-class IncompleteEpisode:
-    """An episode whose records do not cover all its steps, so SR cannot judge it."""
-
-    episode_id: str
-    category: str
-    step_length: int
-    present: int
-    missing: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "episode_id": self.episode_id,
-            "category": self.category,
-            "step_length": self.step_length,
-            "present": self.present,
-            "missing": list(self.missing),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,39 +127,13 @@ def action_matching_score(steps: Sequence[ScoredStep]) -> float:
     return percent(sum(1 for s in steps if s.is_correct), len(steps))
 
 
-def _walk_episodes(
-    steps: Iterable[ScoredStep],
-) -> tuple[dict[str, bool], list[IncompleteEpisode], dict[str, str]]:
-    """Outcome of each complete episode, the incomplete ones, and each episode's category."""
-    seen: dict[str, dict[int, bool]] = {}
-    first: dict[str, ScoredStep] = {}
-    for s in steps:
-        verdicts = seen.get(s.episode_id)
-        if verdicts is None:
-            verdicts = seen[s.episode_id] = {}
-            first[s.episode_id] = s
-        else:
-            head = first[s.episode_id]
-            if head.step_length != s.step_length:
-                raise ValueError(f"episode {s.episode_id} has two step lengths")
-            if head.category != s.category:
-                raise ValueError(f"episode {s.episode_id} has two categories")
-        if s.step in verdicts:
-            raise ValueError(f"episode {s.episode_id} step {s.step} is scored twice")
-        verdicts[s.step] = s.is_correct
-    outcomes: dict[str, bool] = {}
-    incomplete: list[IncompleteEpisode] = []
-    for episode_id, verdicts in seen.items():
-        expected = first[episode_id].step_length
-        if len(verdicts) == expected and all(0 <= i < expected for i in verdicts):
-            outcomes[episode_id] = all(verdicts.values())
-        else:
-            missing = tuple(i for i in range(expected) if i not in verdicts)
-            category = first[episode_id].category
-            incomplete.append(
-                IncompleteEpisode(episode_id, category, expected, len(verdicts), missing)
-            )
-    return outcomes, incomplete, {e: s.category for e, s in first.items()}
+def tally_of(steps: Iterable[ScoredStep]) -> Tally:
+    """The running counts of steps in memory (each numbered by its position, from 1)."""
+    tally = Tally()
+    add = tally.add
+    for line, s in enumerate(steps, start=1):
+        add(*s, line)
+    return tally
 
 
 def episode_outcomes(
@@ -186,8 +143,7 @@ def episode_outcomes(
 
     Raises ValueError on contradictory records (a step twice, two step lengths or categories).
     """
-    outcomes, incomplete, _ = _walk_episodes(steps)
-    return outcomes, incomplete
+    return tally_of(steps).episodes()
 
 
 def _group(steps: int, correct: int, episodes: int, successes: int, incomplete: int) -> GroupScore:
@@ -207,31 +163,24 @@ class _Tally(NamedTuple):
     overall: GroupScore
     incomplete: list[IncompleteEpisode]
     verdict_counts: dict[str, int]
+    steps: int
 
 
-def _tally(steps: Iterable[ScoredStep]) -> _Tally:
-    """Everything summarize needs, in two passes (the scorer's hot loop ends here)."""
-    steps = list(steps)
-    # [steps, correct, episodes, successes, incomplete] per category
-    counters: dict[str, list[int]] = {}
-    counts: dict[str, int] = {}
-    for s in steps:
-        row = counters.get(s.category)
-        if row is None:
-            row = counters[s.category] = [0, 0, 0, 0, 0]
-        row[0] += 1
-        row[1] += s.is_correct
-        counts[s.info] = counts.get(s.info, 0) + 1
-    outcomes, incomplete, category_of = _walk_episodes(steps)
+def _tally(steps: Iterable[ScoredStep] | Tally) -> _Tally:
+    """Everything summarize needs, from the running counts."""
+    tally = steps if isinstance(steps, Tally) else tally_of(steps)
+    counters = {name: list(row) for name, row in tally.categories.items()}
+    outcomes, incomplete = tally.episodes()
     for episode_id, success in outcomes.items():
-        row = counters[category_of[episode_id]]
+        row = counters[tally.category_of(episode_id)]
         row[2] += 1
         row[3] += success
     for episode in incomplete:
         counters[episode.category][4] += 1
     per_category = {name: _group(*counters[name]) for name in sorted(counters)}
     totals = [sum(row[i] for row in counters.values()) for i in range(5)]
-    return _Tally(per_category, _group(*totals), incomplete, dict(sorted(counts.items())))
+    verdicts = dict(sorted(tally.verdicts.items()))
+    return _Tally(per_category, _group(*totals), incomplete, verdicts, tally.steps)
 
 
 def group_score(steps: Iterable[ScoredStep]) -> GroupScore:
@@ -267,9 +216,12 @@ def text_counts(verdict_counts: dict[str, int]) -> tuple[int, int]:
 
 
 def summarize(
-    steps: Sequence[ScoredStep], aggregate: Aggregate = "pooled", mode: str = "official"
+    steps: Iterable[ScoredStep] | Tally, aggregate: Aggregate = "pooled", mode: str = "official"
 ) -> Summary:
-    """Every metric of a scored run. ``aggregate`` picks how the headline AMS/SR are formed."""
+    """Every metric of a scored run (steps in memory, or the running counts of a file).
+
+    ``aggregate`` picks how the headline AMS/SR are formed.
+    """
     if aggregate not in AGGREGATES:
         raise ValueError(f"aggregate must be one of {', '.join(AGGREGATES)}, got {aggregate!r}")
     with paused_gc():
@@ -286,12 +238,12 @@ def summarize(
         mode=mode,
         ams=ams,
         sr=sr,
-        steps=len(steps),
+        steps=tally.steps,
         episodes=overall.episodes,
         successes=overall.successes,
         per_category=categories,
         action_type_correct=type_ok,
-        action_type_accuracy=percent(type_ok, len(steps)),
+        action_type_accuracy=percent(type_ok, tally.steps),
         text_correct=text_ok,
         text_total=text_total,
         text_accuracy=percent(text_ok, text_total) if text_total else None,

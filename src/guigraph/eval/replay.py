@@ -25,12 +25,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from guigraph.agents.loop import Budget, Team, run_episode
+from guigraph.agents.loop import Budget, Callback, Team, run_episode
 from guigraph.agents.roles import Outcome, OutcomeChecker, Proposal, SemanticState, SubGoal
-from guigraph.data.commands import action_to_command
+from guigraph.data.commands import action_to_text
 from guigraph.envs.replay import Prediction, ReplayEnv
-from guigraph.errors import ActionError, ConfigError, DatasetError
-from guigraph.eval.steps import StepRecord, parse_step_line, step_record, write_steps
+from guigraph.errors import ConfigError, DatasetError
+from guigraph.eval.steps import (
+    StepRecord,
+    decode_line,
+    parse_step_line,
+    step_record,
+    write_steps,
+)
 from guigraph.types import Action, Episode
 
 if TYPE_CHECKING:
@@ -48,12 +54,7 @@ def prediction_text(action: Action) -> str:
     """The official command of an action; actions GUIOdyssey has no command for keep their
     own name (``WAIT``, ``OPEN_APP: clock``) so the matcher scores them wrong instead of failing.
     """
-    try:
-        return action_to_command(action)
-    except ActionError:
-        argument = action.app if action.app is not None else ""
-        name = action.type.value.upper()
-        return f"{name}: {argument}" if argument else name
+    return action_to_text(action)
 
 
 class _NoRecovery:
@@ -88,14 +89,21 @@ def check_kb_disjoint(kb: KnowledgeBase, episode_ids: Iterable[str]) -> None:
         )
 
 
-def replay_episode(episode: Episode, team: Team, seed: int = 0) -> list[StepRecord]:
-    """One episode teacher-forced: a STEPS record for every recorded step."""
+def replay_episode(
+    episode: Episode, team: Team, seed: int = 0, callbacks: Sequence[Callback] = ()
+) -> list[StepRecord]:
+    """One episode teacher-forced: a STEPS record for every recorded step.
+
+    ``callbacks`` see the loop's record of each step as it completes (``record.step`` is the
+    recorded step it predicted: the replay adds no recovery steps).
+    """
     team.outcome = _NoRecovery(team.outcome)
     env = ReplayEnv(episode)
     with env:
         # The env ends the episode after its last step; the budget only guards against a
         # loop that never steps (it cannot: every step consumes a recorded step).
-        run_episode(env, team, ReplayEnv.task_of(episode), seed, Budget(len(episode.steps) + 1))
+        budget = Budget(len(episode.steps) + 1)
+        run_episode(env, team, ReplayEnv.task_of(episode), seed, budget, callbacks)
     return episode_records(episode, env.predictions)
 
 
@@ -191,16 +199,19 @@ def load_finished(out: Path) -> set[str]:
     """
     if not out.exists():
         return set()
-    lines = out.read_text(encoding="utf-8").splitlines()
+    lines = out.read_bytes().splitlines()
     records: list[StepRecord] = []
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
+    for number, raw in enumerate(lines, start=1):
         try:
+            text = decode_line(raw, f"{out}:{number}")
+            if not text.strip():
+                continue
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (DatasetError, json.JSONDecodeError) as exc:
             if number == len(lines):
                 break  # torn by an interrupted write: dropped below
+            if isinstance(exc, DatasetError):
+                raise
             raise DatasetError(f"{out}:{number}", None, "a JSON object", exc.msg) from None
         records.append(parse_step_line(data, f"{out}:{number}", number))
     steps_of: dict[str, set[int]] = {}

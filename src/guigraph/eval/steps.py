@@ -10,15 +10,18 @@ episode with two step lengths or categories).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
-from guigraph.data.commands import action_to_command
+from guigraph.data.commands import action_to_text
 from guigraph.errors import ActionError, DatasetError
 from guigraph.eval.gcpause import paused_gc
 from guigraph.eval.matching import MatchMode, Verdict, match_official, match_strict
 from guigraph.eval.metrics import ScoredStep
+from guigraph.eval.tally import Contradiction, Tally
 from guigraph.types import Episode
 
 
@@ -37,7 +40,7 @@ def step_record(episode: Episode, index: int, pred: str) -> StepRecord:
     """The record of one recorded step and a prediction for it (gt from the recorded action)."""
     step = episode.steps[index]
     box = () if step.sam2_bbox is None else tuple(step.sam2_bbox.as_list())
-    gt = action_to_command(step.action)
+    gt = action_to_text(step.action)  # an OPEN_APP step (imported runs) keeps its name
     return StepRecord(
         episode.episode_id, index, episode.category, len(episode.steps), gt, pred, box
     )
@@ -81,21 +84,72 @@ def parse_step_line(data: Any, where: str, line: int) -> StepRecord:
     )
 
 
-def read_steps(path: Path) -> list[StepRecord]:
-    """Every record of a STEPS.jsonl file, checked for consistency between lines."""
-    records: list[StepRecord] = []
-    with paused_gc(), Path(path).open(encoding="utf-8") as lines:
-        for number, text in enumerate(lines, start=1):
+def decode_line(raw: bytes, where: str) -> str:
+    """One line of a JSONL file as text; DatasetError naming ``where`` when it is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        got = f"byte {exc.start}: {exc.reason}"
+        raise DatasetError(where, None, "UTF-8 text", got) from None
+
+
+def iter_steps(path: Path) -> Iterator[StepRecord]:
+    """The records of a STEPS.jsonl file one by one, each checked on its own (not against the
+    others: ``check_consistent`` or a ``Tally`` does that)."""
+    with Path(path).open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            where = f"{path}:{number}"
+            text = decode_line(raw, where)
             if not text.strip():
                 continue
-            where = f"{path}:{number}"
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise DatasetError(where, None, "a JSON object", exc.msg) from None
-            records.append(parse_step_line(data, where, number))
+            yield parse_step_line(data, where, number)
+
+
+def read_steps(path: Path) -> list[StepRecord]:
+    """Every record of a STEPS.jsonl file, checked for consistency between lines."""
+    with paused_gc():
+        records = list(iter_steps(path))
     check_consistent(records, str(path))
     return records
+
+
+def score_file(path: Path, mode: MatchMode = "official", verdicts: Path | None = None) -> Tally:
+    """Score a STEPS.jsonl file as it is read; the running counts for ``summarize``.
+
+    Memory grows with the episodes, not the lines. With ``verdicts``, one verdict per step is
+    written to that file, which appears only when the whole input scored.
+    """
+    match = _matcher(mode)
+    tally = Tally()
+    partial = Path(f"{verdicts}.partial") if verdicts is not None else None
+    try:
+        with ExitStack() as stack:
+            sink = None if partial is None else stack.enter_context(partial.open("w"))
+            for record in iter_steps(path):
+                scored = _score_one(record, match, str(path))
+                _add(tally, scored, record.line, path)
+                if sink is not None:
+                    sink.write(_verdict_line(scored))
+        if not tally.steps:
+            raise DatasetError(path, None, "one JSON step record per line", "no records")
+    except BaseException:
+        if partial is not None:
+            partial.unlink(missing_ok=True)
+        raise
+    if partial is not None and verdicts is not None:
+        os.replace(partial, verdicts)
+    return tally
+
+
+def _add(tally: Tally, scored: ScoredStep, line: int, path: Path) -> None:
+    try:
+        tally.add(*scored, line)
+    except Contradiction as exc:
+        raise DatasetError(f"{path}:{line}", exc.field, exc.expected, exc.got) from None
 
 
 def check_consistent(records: Iterable[StepRecord], source: str = "<input>") -> None:
@@ -120,13 +174,28 @@ def check_consistent(records: Iterable[StepRecord], source: str = "<input>") -> 
                 )
 
 
+def _matcher(mode: MatchMode) -> Callable[..., Verdict]:
+    if mode not in ("official", "strict"):
+        raise ValueError(f"mode must be official or strict, got {mode!r}")
+    return match_official if mode == "official" else match_strict
+
+
+def _score_one(record: StepRecord, match: Callable[..., Verdict], source: str) -> ScoredStep:
+    episode_id, step, category, length, gt, pred, box, line = record
+    try:
+        verdict = match(pred, gt, box)
+    except ActionError as exc:
+        raise DatasetError(f"{source}:{line}", "gt", "an official command", str(exc)) from None
+    return tuple.__new__(
+        ScoredStep, (episode_id, step, category, length, verdict.is_correct, verdict.info)
+    )
+
+
 def score_records(
     records: Sequence[StepRecord], mode: MatchMode = "official", source: str = "<input>"
 ) -> list[ScoredStep]:
     """The verdict of every record, in input order."""
-    if mode not in ("official", "strict"):
-        raise ValueError(f"mode must be official or strict, got {mode!r}")
-    match = match_official if mode == "official" else match_strict
+    match = _matcher(mode)
     with paused_gc():
         return _score_all(records, match, source)
 
@@ -150,17 +219,21 @@ def _score_all(
     return scored
 
 
+def _verdict_line(s: ScoredStep) -> str:
+    row = {
+        "episode_id": s.episode_id,
+        "step": s.step,
+        "is_correct": "yes" if s.is_correct else "no",
+        "info": s.info,
+    }
+    return json.dumps(row) + "\n"
+
+
 def write_verdicts(path: Path, scored: Iterable[ScoredStep]) -> None:
     """One line per step: episode_id, step, is_correct ("yes"/"no"), info (verdict name)."""
     with Path(path).open("w", encoding="utf-8") as out:
         for s in scored:
-            row = {
-                "episode_id": s.episode_id,
-                "step": s.step,
-                "is_correct": "yes" if s.is_correct else "no",
-                "info": s.info,
-            }
-            out.write(json.dumps(row) + "\n")
+            out.write(_verdict_line(s))
 
 
 def write_steps(path: Path, records: Iterable[StepRecord]) -> None:

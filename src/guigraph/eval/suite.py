@@ -49,12 +49,14 @@ class EvalCase:
     seed: int
     device: str
     version: int = 1
+    skin: str = "standard"
 
     @property
     def key(self) -> str:
         """Identifies the case in ``results.jsonl`` (the resume check)."""
         fields = (self.condition, self.memory, self.template_id, self.seed, self.device)
-        return "|".join(map(str, fields)) + f"|v{self.version}"
+        skin = "" if self.skin == "standard" else f"|{self.skin}"
+        return "|".join(map(str, fields)) + f"|v{self.version}{skin}"
 
 
 def eval_seeds(condition: str, count: int, used: Collection[int]) -> list[int]:
@@ -76,6 +78,7 @@ def plan_cases(
     device: str,
     other_device: str,
     memories: Sequence[str] = MEMORIES,
+    skin: str = "standard",
 ) -> list[EvalCase]:
     """Every case of the demo: seen templates (new seeds), held-out ones, another device."""
     groups = (
@@ -88,7 +91,7 @@ def plan_cases(
         seeds = eval_seeds(condition, count, used_seeds)
         for memory in memories:
             cases.extend(
-                EvalCase(condition, memory, template_id, seed, on_device)
+                EvalCase(condition, memory, template_id, seed, on_device, skin=skin)
                 for template_id in templates
                 for seed in seeds
             )
@@ -101,15 +104,15 @@ def run_case(
     """One episode with a fresh team; the result row of ``results.jsonl``."""
     from guigraph.agents.loop import Budget, run_episode
     from guigraph.agents.team import TeamOptions, rule_team
-    from guigraph.envs.simphone.env import SimPhone
-    from guigraph.envs.simphone.tasks import make_task
+    from guigraph.envs import make
 
-    task = make_task(case.template_id, case.seed)
-    env = SimPhone(case.device, version=case.version)
+    env = make("simphone", device=case.device, version=case.version, skin=case.skin)
     try:
+        task = env.make_task(case.template_id, case.seed)
         team = rule_team(kb, view, TeamOptions(memory=case.memory))
         result = run_episode(env, team, task, seed=case.seed, budget=Budget(max_steps=max_steps))
-        success = env.task_succeeded()
+        verdict = env.evaluate()
+        success = verdict is not None and verdict.success
     finally:
         env.close()
     return {

@@ -15,9 +15,11 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from guigraph.errors import GuigraphError
+from guigraph.geometry import NORM_MAX, CoordSpace
 from guigraph.graph.judge import Judgement, PageJumpJudge, RuleJudge, Verdict
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.matcher import (
@@ -30,7 +32,7 @@ from guigraph.graph.matcher import (
 from guigraph.graph.records import ActionTemplate, Slot, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
 from guigraph.graph.templates import action_template
-from guigraph.types import Episode, Observation
+from guigraph.types import Action, Episode, Observation
 
 if TYPE_CHECKING:
     from guigraph.ocr import OcrEngine
@@ -108,10 +110,13 @@ class GraphBuilder:
     ) -> None:
         try:
             episode = load()
+            if episode.episode_id != episode_id:  # resuming keys on the source's id
+                raise EpisodeSkipped(f"its episode_id is {episode.episode_id!r}")
             self.add_episode(episode)
         except (EpisodeSkipped, GuigraphError, ValueError, OSError, KeyError, TypeError) as exc:
             reason = f"{type(exc).__name__}: {exc}"
-            logger.warning("skipping episode %s: %s", episode_id, reason)
+            # Not a warning: the summary carries every skip, and the caller reports it once.
+            logger.info("skipping episode %s: %s", episode_id, reason)
             summary.skipped.append((episode_id, reason))
             return
         summary.added += 1
@@ -162,7 +167,7 @@ class GraphBuilder:
     def _views(self, episode: Episode) -> list[ScreenView]:
         views = []
         for step in episode.steps:
-            problem = _screenshot_problem(step.observation)
+            problem = _coordinate_problem(step.action) or _screenshot_problem(step.observation)
             if problem:
                 raise EpisodeSkipped(f"episode {episode.episode_id} step {step.index}: {problem}")
             views.append(ScreenView(step.observation, step.description, self.use_ui, self.ocr))
@@ -189,10 +194,12 @@ class GraphBuilder:
             " thumbnail, visits, first_episode) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
             (
                 view.app,
-                view.description,
+                # Named by what it shows when no one described it (real runs rarely are).
+                view.description or (view.summary() if view.has_ui else ""),
                 descriptor.text,
                 dumps(elements),
-                str(path) if path else None,
+                # Absolute: the KB is read from other working directories than the build's.
+                str(Path(path).resolve()) if path else None,
                 _jpeg_thumbnail(view),
                 episode.episode_id,
             ),
@@ -288,6 +295,17 @@ class GraphBuilder:
 _IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
 
 
+def _coordinate_problem(action: Action) -> str | None:
+    """Points off the 0..1000 grid come from another coordinate space or a broken file;
+    stored, they would send the agents to places that do not exist."""
+    for point in (action.point, action.end):
+        if point is None or point.space is not CoordSpace.NORM:
+            continue
+        if not (0 <= point.x <= NORM_MAX and 0 <= point.y <= NORM_MAX):
+            return f"{action.type.value} at ({point.x:g}, {point.y:g}) is outside 0..1000"
+    return None
+
+
 def _screenshot_problem(observation: Observation) -> str | None:
     if observation.screenshot is not None:
         head = observation.screenshot[:8]
@@ -333,6 +351,9 @@ def _jpeg_thumbnail(view: ScreenView) -> bytes:
     import io
 
     with view.observation.image() as image:
+        if image.format == "JPEG":
+            # Decode at reduced size (1/8 of a phone's screenshot is about the thumbnail's).
+            image.draft("RGB", (THUMBNAIL_WIDTH // 2, THUMBNAIL_WIDTH // 2))
         rgb = image.convert("RGB")
         height = max(1, round(rgb.height * THUMBNAIL_WIDTH / rgb.width))
         small = rgb.resize((THUMBNAIL_WIDTH, height))

@@ -14,6 +14,9 @@ from typing import Any
 
 from guigraph.graph.build import BuildSummary, EpisodeSource, GraphBuilder, sample_ids
 
+#: The lock file a build holds in the KB folder: one writer at a time.
+BUILD_LOCK = "build.lock"
+
 #: The parts of a split one can build from; "all" ignores the split file.
 PARTS = ("train", "test", "all")
 
@@ -32,7 +35,9 @@ class LogsSelection:
             raise ValueError(f"--split must be one of {', '.join(PARTS)}, got {self.part!r}")
 
 
-def episode_sources(logs_dir: Path, selection: LogsSelection) -> list[EpisodeSource]:
+def episode_sources(
+    logs_dir: Path, selection: LogsSelection, elements: bool = True
+) -> list[EpisodeSource]:
     """(episode id, loader) pairs of the selected episodes; nothing is loaded yet."""
     from guigraph.data.odyssey import OdysseyDataset
     from guigraph.errors import DatasetError
@@ -49,7 +54,7 @@ def episode_sources(logs_dir: Path, selection: LogsSelection) -> list[EpisodeSou
             )
         ids = dataset.episode_ids(split=selection.split_file, part=selection.part)
     chosen = sample_ids(ids, selection.sample, selection.seed)
-    return [(i, partial(dataset.load, i)) for i in chosen]
+    return [(i, partial(dataset.load, i, elements=elements)) for i in chosen]
 
 
 def build_from_logs(
@@ -71,14 +76,19 @@ def build_from_logs(
     from guigraph.graph.judge import judge_from_name
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.settings import KBSettings
+    from guigraph.locks import folder_lock
 
     page_judge = judge_from_name(judge)
     if ocr:
         require("rapidocr_onnxruntime", "ocr")  # fail now, not once per episode
-    sources = episode_sources(logs_dir, selection or LogsSelection())
+    # A build that ignores UI trees does not parse them (a real tree is a hundred views).
+    sources = episode_sources(logs_dir, selection or LogsSelection(), elements=use_ui)
     if on_total is not None:
         on_total(len(sources))
     settings = KBSettings(use_ui=use_ui, judge=judge, ocr=ocr)
-    with KnowledgeBase.create(kb_dir, settings) as knowledge:
+    with (
+        folder_lock(kb_dir, BUILD_LOCK, "another build is writing this knowledge base"),
+        KnowledgeBase.create(kb_dir, settings) as knowledge,
+    ):
         summary = GraphBuilder(knowledge, judge=page_judge).build(sources, on_episode=on_episode)
         return summary, knowledge.stats()

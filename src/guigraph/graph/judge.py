@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from guigraph.errors import ConfigError
 from guigraph.graph.screen import ScreenView
-from guigraph.types import Action, ActionType
+from guigraph.types import Action, ActionType, ScrollDirection
 
 
 class Verdict(StrEnum):
@@ -40,6 +40,7 @@ class PageJumpJudge(Protocol):
 _LEAVING_ACTIONS = {ActionType.PRESS_HOME, ActionType.OPEN_APP, ActionType.PRESS_RECENT}
 #: Actions that edit or move the content of the current page.
 _IN_PAGE_ACTIONS = {ActionType.TYPE, ActionType.SCROLL, ActionType.WAIT}
+_SIDEWAYS = {ScrollDirection.LEFT, ScrollDirection.RIGHT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +84,8 @@ class RuleJudge:
         self.settings = settings or RuleJudgeSettings()
 
     def judge(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
-        if before.app and after.app and before.app != after.app:
-            return Judgement(Verdict.JUMP, f"app changed {before.app} -> {after.app}")
+        if before.place and after.place and before.place != after.place:
+            return Judgement(Verdict.JUMP, f"app changed {before.place} -> {after.place}")
         if before.has_ui and after.has_ui:
             # The UI tree says everything the pixels would, and costs no image decoding.
             return self._by_structure(before, action, after)
@@ -95,12 +96,18 @@ class RuleJudge:
         return by_action if by_action is not None else self._by_pixels(before, after)
 
     def _by_structure(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
-        similarity = jaccard(before.structure_tokens(), after.structure_tokens())
+        similarity = weighted_jaccard(before.weighted_tokens(), after.weighted_tokens())
         if similarity == 1.0 and _texts(before) == _texts(after):
             return Judgement(Verdict.IN_PAGE, "UI tree unchanged")
+        if before.windows() != after.windows():
+            # A dialog opened or closed over a page that mostly stays: its own state.
+            return Judgement(Verdict.JUMP, "a dialog window opened or closed")
         by_action = _by_action_type(action)
         if by_action is not None:
             return by_action
+        titles = before.title(), after.title()
+        if all(titles) and titles[0] != titles[1]:
+            return Judgement(Verdict.JUMP, f"title changed {titles[0]!r} -> {titles[1]!r}")
         verdict = Verdict.JUMP if similarity < self.settings.ui_jump_below else Verdict.IN_PAGE
         return Judgement(verdict, f"UI structure similarity {similarity:.2f}")
 
@@ -139,6 +146,8 @@ def _by_action_type(action: Action) -> Judgement | None:
     """What the action alone says once something changed (None: look at the screens)."""
     if action.type in _LEAVING_ACTIONS:
         return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
+    if action.type is ActionType.SCROLL and action.direction in _SIDEWAYS:
+        return None  # a pager or tab strip swiped sideways may show another page
     if action.type in _IN_PAGE_ACTIONS:
         return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
     return None
@@ -146,6 +155,15 @@ def _by_action_type(action: Action) -> Judgement | None:
 
 def _texts(view: ScreenView) -> tuple[str, ...]:
     return tuple(e.text for e in view.elements or ())
+
+
+def weighted_jaccard(a: dict[str, float], b: dict[str, float]) -> float:
+    """Jaccard similarity of weighted sets: sum of the smaller weights over the larger."""
+    if not a and not b:
+        return 1.0
+    low = sum(min(w, b[t]) for t, w in a.items() if t in b)
+    high = sum(a.values()) + sum(b.values()) - low
+    return low / high if high > 0 else 1.0
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

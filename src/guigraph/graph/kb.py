@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guigraph.errors import KnowledgeBaseError
+from guigraph.graph.kb_files import (
+    DB_FILE,
+    MANIFEST_FILE,
+    STATES_INDEX_FILE,
+    check_length,
+    create_database,
+    read_cached_index,
+)
 from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, Trace
 from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
 
@@ -28,41 +36,26 @@ if TYPE_CHECKING:
     from guigraph.ocr import OcrEngine
     from guigraph.types import Observation
 
-DB_FILE = "kb.sqlite"
-STATES_INDEX_FILE = "states.faiss"
-MANIFEST_FILE = "manifest.json"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS nodes (
-    node_id INTEGER PRIMARY KEY, app TEXT, description TEXT NOT NULL, state_text TEXT NOT NULL,
-    elements TEXT NOT NULL, screenshot_path TEXT, thumbnail BLOB, visits INTEGER NOT NULL,
-    first_episode TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS exemplars (
-    exemplar_id INTEGER PRIMARY KEY, node_id INTEGER NOT NULL REFERENCES nodes(node_id),
-    app TEXT, vector BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS edges (
-    edge_id INTEGER PRIMARY KEY, source INTEGER NOT NULL, target INTEGER NOT NULL,
-    signature TEXT NOT NULL, actions TEXT NOT NULL, slots TEXT NOT NULL,
-    target_label TEXT NOT NULL, count INTEGER NOT NULL, episodes TEXT NOT NULL,
-    UNIQUE (source, target, signature));
-CREATE TABLE IF NOT EXISTS traces (
-    episode_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, instruction TEXT NOT NULL,
-    category TEXT NOT NULL, apps TEXT NOT NULL, node_path TEXT NOT NULL,
-    edge_path TEXT NOT NULL, steps INTEGER NOT NULL, tail TEXT NOT NULL,
-    slot_values TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS steps (
-    episode_id TEXT NOT NULL, step INTEGER NOT NULL, node_id INTEGER NOT NULL,
-    verdict TEXT, reason TEXT NOT NULL, PRIMARY KEY (episode_id, step));
-"""
+__all__ = ["DB_FILE", "MANIFEST_FILE", "STATES_INDEX_FILE", "KnowledgeBase"]
 
 
-def _one_faiss_thread() -> None:
-    """Every search here is one query: FAISS's OpenMP threads only add scheduling, which on a
-    busy 2-core machine made a 10k-vector search ~30x slower (1 ms -> 32 ms, bench/loop.py)."""
+def _one_thread_per_search() -> None:
+    """Every search here is one query: FAISS's OpenMP threads and OpenBLAS's threads (numpy's
+    matrix-vector products) only add scheduling. On a busy 2-core machine FAISS's made a
+    10k-vector search ~30x slower (1 -> 32 ms), and OpenBLAS's added ~2 ms of CPU per agent
+    step at 100k nodes (bench/loop.py); both are set to one thread for the process."""
+    global _THREADS_SET
+    if _THREADS_SET:
+        return
     import faiss
+    from threadpoolctl import threadpool_limits
 
     faiss.omp_set_num_threads(1)
+    threadpool_limits(1, user_api="blas")
+    _THREADS_SET = True
+
+
+_THREADS_SET = False
 
 
 class KnowledgeBase:
@@ -77,7 +70,7 @@ class KnowledgeBase:
         self._state_index: StateIndex | None = None
         self._graph: nx.DiGraph | None = None
         self._trace_search: tuple[Any, list[str]] | None = None
-        _one_faiss_thread()
+        _one_thread_per_search()
 
     # -- opening -------------------------------------------------------------------------
     @classmethod
@@ -91,31 +84,27 @@ class KnowledgeBase:
             return kb
         folder.mkdir(parents=True, exist_ok=True)
         settings = settings or KBSettings()
-        conn = _connect(folder / DB_FILE)
-        with conn:
-            conn.executescript(_SCHEMA)
-            conn.executemany(
-                "INSERT INTO settings VALUES (?, ?)",
-                [
-                    ("schema_version", str(SCHEMA_VERSION)),
-                    ("build", json.dumps(settings.to_dict())),
-                ],
-            )
+        create_database(folder / DB_FILE, settings)
         manifest = {"schema_version": SCHEMA_VERSION, "database": DB_FILE, **settings.to_dict()}
         (folder / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
-        return cls(folder, conn, settings)
+        return cls(folder, _connect(folder / DB_FILE), settings)
 
     @classmethod
-    def open(cls, path: str | Path) -> KnowledgeBase:
+    def open(cls, path: str | Path, *, shared: bool = False) -> KnowledgeBase:
+        """Open an existing KB. ``shared``: its connection may be used from several threads
+        (read-only use, such as an evaluation's worker threads; SQLite serializes calls)."""
         folder = Path(path)
         db = folder / DB_FILE
         if not db.is_file():
             raise KnowledgeBaseError(f"{folder}: not a knowledge base (no {DB_FILE})")
-        conn = _connect(db)
+        check_length(db)
         try:
+            conn = _connect(db, shared)
             rows = dict(conn.execute("SELECT key, value FROM settings").fetchall())
         except sqlite3.DatabaseError as exc:
-            raise KnowledgeBaseError(f"{db}: unreadable knowledge base ({exc})") from exc
+            raise KnowledgeBaseError(
+                f"{db}: unreadable knowledge base ({exc}); build it again with `guigraph build`"
+            ) from exc
         version = rows.get("schema_version")
         if version != str(SCHEMA_VERSION):
             raise KnowledgeBaseError(
@@ -159,24 +148,21 @@ class KnowledgeBase:
         return self._state_index
 
     def _load_state_index(self) -> StateIndex:
-        import faiss
         import numpy as np
 
-        from guigraph.graph.matcher import StateIndex
+        from guigraph.graph.matcher import VISUAL_DIM, StateIndex
 
         rows = self.conn.execute(
             "SELECT node_id, app, vector FROM exemplars ORDER BY exemplar_id"
         ).fetchall()
         text_dim, weight = self.encoder.dim, self.settings.match.text_weight
-        cached = self.path / STATES_INDEX_FILE
-        if cached.exists():
-            index = faiss.read_index(str(cached))
-            if index.ntotal == len(rows):
-                state_index = StateIndex(text_dim, weight, index)
-                state_index.node_ids = [r[0] for r in rows]
-                state_index.apps = [r[1] for r in rows]
-                return state_index
-        # Missing or behind (a killed build): rebuild from SQLite, the source of truth.
+        index = read_cached_index(self.path / STATES_INDEX_FILE, text_dim + VISUAL_DIM)
+        if index is not None and index.ntotal == len(rows):
+            state_index = StateIndex(text_dim, weight, index)
+            state_index.node_ids = [r[0] for r in rows]
+            state_index.apps = [r[1] for r in rows]
+            return state_index
+        # Missing, damaged or behind (a killed build): rebuild from SQLite, the source of truth.
         state_index = StateIndex(text_dim, weight)
         if rows:
             vectors = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
@@ -210,9 +196,7 @@ class KnowledgeBase:
             "SELECT node_id, app, description, state_text, elements, screenshot_path, visits,"
             " first_episode FROM nodes ORDER BY node_id"
         )
-        return [
-            Node(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7]) for r in rows
-        ]
+        return [_node(r) for r in rows]
 
     def node_thumbnail(self, node_id: int) -> bytes | None:
         """A small JPEG of the node's representative screenshot (kept inside the KB)."""
@@ -319,8 +303,8 @@ class KnowledgeBase:
         return np.stack([np.frombuffer(r[0], dtype=np.float32) for r in rows])
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(db)
+def _connect(db: Path, shared: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(db, check_same_thread=not shared)
     # WAL: readers (the agents) are never blocked by a growing build, and commits are cheap.
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
@@ -352,3 +336,7 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
         tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
         values=dict(json.loads(r[8])),
     )
+
+
+def _node(row: Sequence[Any]) -> Node:
+    return Node(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), *row[5:8])

@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from guigraph.types import stored_element_keys
+
 
 @dataclass(frozen=True, slots=True)
 class Slot:
@@ -93,6 +95,12 @@ class Node:
     screenshot_path: str | None
     visits: int
     first_episode: str
+    #: ``types.element_keys`` of ``example_elements`` (derived, never stored).
+    element_keys: tuple[str, ...] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        keys = tuple(stored_element_keys(self.example_elements, self.app))
+        object.__setattr__(self, "element_keys", keys)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from guigraph.envs.conventions import Conventions, active
 from guigraph.errors import DatasetError
 from guigraph.types import Observation, UIElement
 
@@ -21,11 +22,26 @@ if TYPE_CHECKING:
 
 #: Thumbnail grid (width, height) the judge compares; phones are about twice as tall as wide.
 THUMB_SIZE = (32, 64)
-#: The visual descriptor pools the thumbnail's edge map over POOLxPOOL blocks: 8x16 = 128.
-POOL = 4
-VISUAL_DIM = (THUMB_SIZE[0] // POOL) * (THUMB_SIZE[1] // POOL)
+#: The visual descriptor pools the edge map of a finer image (MID_SIZE) over LAYOUT_GRID
+#: (rows, cols) blocks: thin rows, as screens are stacks of rows whose content changes ...
+MID_SIZE = (132, 288)
+LAYOUT_GRID = (28, 6)
+#: Only the upper part of the screen: keyboards and bottom sheets cover the rest while the
+#: screen stays the same (and make every screen that shows one look alike).
+LAYOUT_SHARE = 0.6
+LAYOUT_DIM = LAYOUT_GRID[0] * LAYOUT_GRID[1]
+#: ... and that of its title band over BAND_GRID.
+#: Where app bars write a page's title, as shares of the screen's height (under the status
+#: bar, above the content), on phones of 19.5:9 to 16:9.
+TITLE_BAND = (0.027, 0.103)
+BAND_GRID = (4, 32)
+VISUAL_DIM = LAYOUT_DIM + BAND_GRID[0] * BAND_GRID[1]
 
 _DIGITS = re.compile(r"-?\d+")
+
+#: How much a structure token tells screens apart (see ``ScreenView.weighted_tokens``).
+SCAFFOLD_WEIGHT = 0.1  # a layout container with no id and no text
+FRAMEWORK_WEIGHT = 0.3  # an id of the platform's, shared by every app's screens
 
 
 @dataclass
@@ -36,8 +52,11 @@ class ScreenView:
     #: Reads text off the screenshot when there is neither a UI tree nor a description.
     ocr: OcrEngine | None = field(default=None, repr=False)
     _thumb: np.ndarray | None = field(default=None, repr=False)
-    _tokens: frozenset[str] | None = field(default=None, repr=False)
+    conventions: Conventions = field(default_factory=active, repr=False)
+    _tokens: dict[str, float] | None = field(default=None, repr=False)
+    _title: str | None = field(default=None, repr=False)
     _visual: np.ndarray | None = field(default=None, repr=False)
+    _mid: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def elements(self) -> tuple[UIElement, ...] | None:
@@ -46,6 +65,16 @@ class ScreenView:
     @property
     def app(self) -> str | None:
         return self.observation.app if self.use_ui else None
+
+    @property
+    def place(self) -> str | None:
+        """The app, and the foreground activity when the world reports one: a screen in
+        another activity is another screen, as one in another app is."""
+        app = self.app
+        activity = self.observation.activity if self.use_ui else None
+        if app and activity:
+            return f"{app}/{activity}"
+        return app
 
     @property
     def has_ui(self) -> bool:
@@ -59,30 +88,33 @@ class ScreenView:
         """
         if self._thumb is None:
             try:
-                self._thumb = _thumbnail(self.observation)
+                self._thumb, self._mid = _thumbnail(self.observation)
             except Exception as exc:  # PIL raises several types for a broken PNG
                 where = self.observation.screenshot_path or "<in-memory screenshot>"
-                raise DatasetError(where, None, "a readable PNG screenshot", str(exc)) from exc
+                expected = "a readable PNG or JPEG screenshot"
+                raise DatasetError(where, None, expected, str(exc)) from exc
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
-        """The layout as an edge map: pooled gradient magnitude, centred, unit length.
+        """The screen's looks: its layout as an edge map (pooled gradient magnitude, 8x16)
+        and its title band as a finer one (4x32), each centred and unit length, joined with
+        equal weight (so the dot product of two is the mean of the two cosines).
 
         Edges, not gray levels, so that a screen in dark mode (inverted colours) still looks
-        like itself; cosine of two vectors compares where the boundaries of things are.
+        like itself. The title band (under the status bar, where app bars write the page's
+        name) tells pages apart when their content changes everything below it.
         """
         import numpy as np
 
         if self._visual is not None:
             return self._visual
-        thumb = self.thumbnail()
-        edges = np.abs(np.diff(thumb, axis=1, append=thumb[:, -1:]))
-        edges += np.abs(np.diff(thumb, axis=0, append=thumb[-1:, :]))
-        h, w = edges.shape
-        pooled = edges.reshape(h // POOL, POOL, w // POOL, POOL).mean(axis=(1, 3)).ravel()
-        centred = (pooled - pooled.mean()).astype(np.float32)
-        norm = float(np.linalg.norm(centred))
-        self._visual = centred / norm if norm > 1e-6 else centred
+        self.thumbnail()
+        assert self._mid is not None  # made with the thumbnail
+        upper = self._mid[: round(LAYOUT_SHARE * MID_SIZE[1])]
+        layout = _unit(_pooled_edges(upper, *LAYOUT_GRID))
+        top, bottom = (round(share * MID_SIZE[1]) for share in TITLE_BAND)
+        band = _unit(_pooled_edges(self._mid[top:bottom], *BAND_GRID))
+        self._visual = (np.concatenate([layout, band]) / np.sqrt(2.0)).astype(np.float32)
         return self._visual
 
     def structure_tokens(self) -> frozenset[str]:
@@ -90,9 +122,69 @@ class ScreenView:
 
         Digits are masked so a clock, a counter or a price does not make a new structure.
         """
+        return frozenset(self.weighted_tokens())
+
+    def weighted_tokens(self) -> dict[str, float]:
+        """Structure tokens with how much each tells screens apart: the platform's shared
+        ids and unnamed layout containers (every screen of a real app has dozens) count
+        little; the app's own ids, labelled controls and the title count fully."""
         if self._tokens is None:
-            self._tokens = frozenset(_structure_token(e) for e in self.elements or ())
+            tokens: dict[str, float] = {}
+            elements = self.elements or ()
+            for element in elements:
+                token, weight = _structure_token(element, elements, self.conventions)
+                tokens[token] = max(weight, tokens.get(token, 0.0))
+            title = self.title()
+            if title:
+                tokens[f"title:{title}"] = 1.0
+            self._tokens = tokens
         return self._tokens
+
+    def title(self) -> str:
+        """The dialog's title when a dialog is open (``dialog:<title>``), else the page's (an
+        id named as a title, or the first text in a toolbar); digits masked, lower case."""
+        if self._title is None:
+            self._title = _title(self.elements or (), self.conventions)
+        return self._title
+
+    def summary(self, limit: int = 6) -> str:
+        """A name for the screen from its meaningful elements: the title, then the labels of
+        its controls and of the app's own named fields (never scaffolding, framework-only
+        containers or free content text)."""
+        labels: list[str] = []
+        elements = self.elements or ()
+        for element in elements:
+            token, weight = _structure_token(element, elements, self.conventions)
+            if weight < 1.0 or ":" not in token or token.endswith(":"):
+                continue
+            if element.editable:
+                label = element.content_desc or token.rsplit(":", 1)[-1]
+            elif element.clickable:
+                label = element.text or element.content_desc or _inner_text(element, elements)
+            elif element.text or element.content_desc or not self._is_frame(element):
+                label = token.rsplit(":", 1)[-1].replace("_", " ")
+            else:
+                continue  # an app's named container (its toolbar, a fragment) says nothing
+            label = " ".join(label.split())[:30]
+            if label and label not in labels:
+                labels.append(label)
+        title = " ".join(_title(elements, self.conventions, clean=False).split())
+        shown = ", ".join(labels[:limit]) + (
+            f" (+{len(labels) - limit})" if len(labels) > limit else ""
+        )
+        if title:
+            return f"{title}: {shown}" if shown else title
+        return shown
+
+    def _is_frame(self, element: UIElement) -> bool:
+        bars = self.conventions.title_bar_classes
+        cls = element.class_name
+        return self.conventions.is_container(cls) or (bool(bars) and cls.endswith(bars))
+
+    def windows(self) -> frozenset[str]:
+        """Ids that only an overlay window (a dialog) has: which such windows are open."""
+        marks = self.conventions.window_ids
+        return frozenset(e.resource_id for e in self.elements or () if e.resource_id in marks)
 
     def state_text(self) -> str:
         """What the state descriptor embeds: UI structure when present, else the description,
@@ -110,30 +202,124 @@ class ScreenView:
         return self.description
 
 
-def _structure_token(element: UIElement) -> str:
-    """One word per element: ``role:resource-id``, else ``role:label`` for something to tap
-    (a button's label is structure), else the role alone; digits masked."""
+def _structure_token(
+    element: UIElement, elements: tuple[UIElement, ...], conventions: Conventions
+) -> tuple[str, float]:
+    """One word per element and its weight: ``role:app:id``, else ``role:label`` for
+    something to tap (a button's label is structure), else the role alone; digits masked."""
     role = element.class_name.rsplit(".", 1)[-1].lower()
     if element.resource_id:
-        # Digits masked too: list rows are often "note_3", "note_4"... one structure.
-        name = element.resource_id.rsplit("/", 1)[-1].lower()
-        return f"{role}:{_DIGITS.sub('#', name)}"
+        # Digits masked too: list rows are often "note_3", "note_4"... one structure. The
+        # app stays: android:id/title and com.example:id/title are different things.
+        parsed = conventions.parse_id(element.resource_id)
+        name = _DIGITS.sub("#", (parsed.name or element.resource_id).lower())
+        token = f"{role}:{parsed.app}:{name}" if parsed.app else f"{role}:{name}"
+        if conventions.is_framework_id(element.resource_id):
+            return token, FRAMEWORK_WEIGHT
+        return token, 1.0
     if element.editable:
-        return f"{role}:input"  # what is typed into a field is content, not structure
+        return f"{role}:input", 1.0  # what is typed into a field is content, not structure
     if not element.clickable:
-        return role  # unnamed text is content (an article, a song title), not structure
-    label = _DIGITS.sub("#", (element.text or element.content_desc).strip().lower())
-    return f"{role}:{'_'.join(label.split())}"
+        # Unnamed text is content (an article, a song title), not structure.
+        bare = not (element.text or element.content_desc)
+        scaffold = bare and conventions.is_container(element.class_name)
+        return role, SCAFFOLD_WEIGHT if scaffold else 1.0
+    label = element.text or element.content_desc or _inner_text(element, elements)
+    label = _DIGITS.sub("#", label.strip().lower())
+    return f"{role}:{'_'.join(label.split())}", 1.0
 
 
-def _thumbnail(observation: Observation) -> np.ndarray:
+def _inner_text(element: UIElement, elements: tuple[UIElement, ...]) -> str:
+    """The first text inside a control that has none of its own (a settings row's label)."""
+    box = element.bbox
+    for other in elements:
+        if other is element or not other.text:
+            continue
+        inner = other.bbox
+        if box.x1 <= inner.x1 and box.y1 <= inner.y1 and inner.x2 <= box.x2 and inner.y2 <= box.y2:
+            return other.text
+    return ""
+
+
+def _title(elements: tuple[UIElement, ...], conventions: Conventions, clean: bool = True) -> str:
+    title = _raw_title(elements, conventions)
+    if not clean:
+        return title.removeprefix("dialog:")
+    return _clean(title)
+
+
+def _raw_title(elements: tuple[UIElement, ...], conventions: Conventions) -> str:
+    dialog = next(
+        (e.text for e in elements if e.resource_id in conventions.dialog_title_ids and e.text),
+        None,
+    )
+    if dialog is not None:
+        return "dialog:" + dialog
+    for element in elements:
+        rid = element.resource_id
+        if not element.text or not rid or conventions.is_framework_id(rid):
+            continue
+        if conventions.parse_id(rid).name.lower() in conventions.title_names:
+            return element.text
+    for bar in elements:
+        name = conventions.parse_id(bar.resource_id).name.lower() if bar.resource_id else ""
+        is_bar = bool(conventions.title_bar_classes) and bar.class_name.endswith(
+            conventions.title_bar_classes
+        )
+        if not (is_bar or name in conventions.title_bar_names):
+            continue
+        text = _inner_text(bar, tuple(e for e in elements if not e.clickable))
+        if text:
+            return text
+    return ""
+
+
+def _clean(text: str) -> str:
+    return " ".join(_DIGITS.sub("#", text.lower()).split())
+
+
+def _thumbnail(observation: Observation) -> tuple[np.ndarray, np.ndarray]:
+    """The THUMB_SIZE and MID_SIZE grayscale thumbnails, in 0..1."""
     import numpy as np
     from PIL import Image
 
     with observation.image() as opened:
+        if opened.format == "JPEG":
+            # Decode at 1/2..1/8 scale straight from the DCT (a phone's 1080x2340 JPEG in
+            # about a tenth of the time): the features need no more than MID_SIZE pixels.
+            opened.draft("L", MID_SIZE)
         # Palette and other modes would resize with nearest-neighbour: make them plain first.
         image = opened if opened.mode in ("RGB", "RGBA", "L") else opened.convert("RGB")
         # Shrink first, then drop colour: converting a full screenshot costs more than this.
         # BOX averages every source pixel; reducing_gap pre-shrinks big screenshots fast.
-        small = image.resize(THUMB_SIZE, Image.Resampling.BOX, reducing_gap=2.0).convert("L")
-    return np.asarray(small, dtype=np.float32) / 255.0
+        # A draft already about MID_SIZE needs no averaging: a nearest-pixel fit is enough.
+        near = image.width < 2 * MID_SIZE[0] and image.height < 2 * MID_SIZE[1]
+        how = Image.Resampling.NEAREST if near else Image.Resampling.BOX
+        mid = image.resize(MID_SIZE, how, reducing_gap=None if near else 2.0).convert("L")
+    small = mid.resize(THUMB_SIZE, Image.Resampling.BOX)
+    as_array = lambda im: np.asarray(im, dtype=np.float32) / 255.0  # noqa: E731
+    return as_array(small), as_array(mid)
+
+
+def _pooled_edges(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Gradient magnitude of ``image`` averaged over a rows x cols grid of blocks."""
+    import numpy as np
+
+    edges = np.abs(np.diff(image, axis=1, append=image[:, -1:]))
+    edges += np.abs(np.diff(image, axis=0, append=image[-1:, :]))
+    h, w = edges.shape
+    edges = edges[: h - h % rows, : w - w % cols]
+    return (
+        edges.reshape(rows, edges.shape[0] // rows, cols, edges.shape[1] // cols)
+        .mean(axis=(1, 3))
+        .ravel()
+    )
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    """Centred and unit length; all zeros for a blank region."""
+    import numpy as np
+
+    centred = (vector - vector.mean()).astype(np.float32)
+    norm = float(np.linalg.norm(centred))
+    return centred / norm if norm > 1e-6 else centred

@@ -9,7 +9,7 @@ from guigraph.errors import ConfigError
 from guigraph.graph.judge import RuleJudgeSettings
 from guigraph.graph.matcher import MatchSettings
 
-SCHEMA_VERSION = 2  # 2: traces keep their tail actions and slot values
+SCHEMA_VERSION = 3  # 2: traces keep their tail actions and slot values; 3: title band
 
 
 @dataclass(frozen=True)

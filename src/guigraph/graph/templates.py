@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from guigraph.graph.records import ActionTemplate, Slot
-from guigraph.types import Action, ActionType, Step, UIElement
+from guigraph.types import Action, ActionType, Step, UIElement, element_keys
 
 #: rapidfuzz partial_ratio from which typed text counts as coming from the instruction.
 SLOT_MATCH_RATIO = 90.0
@@ -46,10 +46,12 @@ def screen_texts(earlier: Sequence[Step]) -> dict[str, str]:
     world gives no ids), the latest sighting first."""
     seen: dict[str, str] = {}
     for step in reversed(earlier):
-        for element in step.observation.elements or ():
+        elements = step.observation.elements or ()
+        keys = element_keys(elements, step.observation.app)
+        for element, key in zip(elements, keys, strict=True):
             text = element.text.strip()
             if len(text) >= 2:
-                seen.setdefault(text.lower(), element.key)
+                seen.setdefault(text.lower(), key)
     return seen
 
 
@@ -130,7 +132,7 @@ def action_template(
         type=action.type.value,
         target_label=element.label if element else "",
         target_role=element.class_name.rsplit(".", 1)[-1] if element else "",
-        target_id=element.key if element else "",
+        target_id=_key_of(element, elements, step.observation.app),
         point=(action.point.x, action.point.y) if action.point else None,
         direction=action.direction.value if action.direction else None,
         text=text,
@@ -138,3 +140,12 @@ def action_template(
         hint=step.low_level_instruction,
         text_sources=tuple(sources),
     )
+
+
+def _key_of(
+    element: UIElement | None, elements: Sequence[UIElement] | None, app: str | None
+) -> str:
+    """The touched element's key on its screen (``types.element_keys``), "" when none."""
+    if element is None or not elements:
+        return ""
+    return element_keys(elements, app)[elements.index(element)]

@@ -1,10 +1,12 @@
 """The one place guigraph talks to chat models: an OpenAI-compatible client.
 
 ``ChatClient`` wraps the ``openai`` SDK (vLLM, Ollama and OpenAI all speak its protocol) and
-adds what every caller needs, once: screenshots as data URIs within a pixel budget, optional
-JSON-schema output, timeouts, retries with exponential backoff and full jitter on rate limits,
-server errors, timeouts and dropped connections (the SDK's own retries are off so that the
-attempt count is exactly ``max_attempts``), a concurrency limit shared by every client of the
+adds what every caller needs, once: screenshots as data URIs within a pixel budget (none at
+all for a model set ``vision: false``), structured output in the form the server accepts
+(``guigraph.llm.structured``), timeouts, retries with exponential backoff and full jitter on
+rate limits, server errors, timeouts and dropped connections but not on an error answered
+twice alike (the SDK's own retries are off so that the attempt count is exactly
+``max_attempts``), a concurrency limit shared by every client of the
 same server, the response cache, and usage accounting. Failures raise ``ModelCallError``;
 nothing returns a sentinel string.
 """
@@ -21,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from guigraph.errors import ModelCallError, require
-from guigraph.llm import replies, retry
+from guigraph.llm import replies, retry, structured
 from guigraph.llm.cache import ResponseCache, request_key
 from guigraph.llm.config import ModelConfig
 from guigraph.llm.limits import ConcurrencyLimit
-from guigraph.llm.messages import ChatMessage, render
+from guigraph.llm.messages import ChatMessage, render, without_images
 from guigraph.llm.usage import UsageLedger, UsageRecord, UsageTags
 
 log = logging.getLogger("guigraph.llm")
@@ -109,23 +111,26 @@ class ChatClient:
         json_schema: dict[str, Any] | None = None,
         tags: UsageTags | None = None,
     ) -> ChatResult:
-        prepared = self._prepare(messages, json_schema)
-        hit = self._from_cache(prepared, tags)
-        if hit is not None:
-            return hit
+        forms = structured.forms_to_try(self.config) if json_schema is not None else ["none"]
         started = time.perf_counter()
-        attempts = 0
-        try:
-            for attempt in self._retry.sync():
-                with attempt:
-                    attempts += 1
-                    with self.limit.slot():
-                        reply = self._call_sync(prepared.params)
-        except Exception as exc:
-            if not retry.is_model_failure(exc):
-                raise  # a bug of ours, not the server's: let it show as itself
-            raise retry.as_model_error(exc, self.config, attempts) from exc
-        return self._finish(prepared, reply, started, attempts, tags)
+        for number, form in enumerate(forms):
+            prepared = self._prepare(messages, json_schema, form)
+            hit = self._from_cache(prepared, tags)
+            if hit is not None:
+                return hit
+            attempts = 0
+            try:
+                for attempt in self._retry.sync():
+                    with attempt:
+                        attempts += 1
+                        with self.limit.slot():
+                            reply = self._call_sync(prepared.params)
+            except Exception as exc:
+                if self._falls_back(exc, form, number, len(forms)):
+                    continue
+                raise self._failed(exc, prepared, attempts, tags) from exc
+            return self._finish(prepared, reply, started, attempts, tags, form, json_schema)
+        raise AssertionError("unreachable: the last form never falls back")
 
     async def acomplete(
         self,
@@ -134,23 +139,52 @@ class ChatClient:
         json_schema: dict[str, Any] | None = None,
         tags: UsageTags | None = None,
     ) -> ChatResult:
-        prepared = self._prepare(messages, json_schema)
-        hit = self._from_cache(prepared, tags)
-        if hit is not None:
-            return hit
+        forms = structured.forms_to_try(self.config) if json_schema is not None else ["none"]
         started = time.perf_counter()
-        attempts = 0
-        try:
-            async for attempt in self._retry.asynchronous():
-                with attempt:
-                    attempts += 1
-                    async with self.limit.slot_async():
-                        reply = await self._call_async(prepared.params)
-        except Exception as exc:
-            if not retry.is_model_failure(exc):
-                raise  # a bug of ours, not the server's: let it show as itself
-            raise retry.as_model_error(exc, self.config, attempts) from exc
-        return self._finish(prepared, reply, started, attempts, tags)
+        for number, form in enumerate(forms):
+            prepared = self._prepare(messages, json_schema, form)
+            hit = self._from_cache(prepared, tags)
+            if hit is not None:
+                return hit
+            attempts = 0
+            try:
+                async for attempt in self._retry.asynchronous():
+                    with attempt:
+                        attempts += 1
+                        async with self.limit.slot_async():
+                            reply = await self._call_async(prepared.params)
+            except Exception as exc:
+                if self._falls_back(exc, form, number, len(forms)):
+                    continue
+                raise self._failed(exc, prepared, attempts, tags) from exc
+            return self._finish(prepared, reply, started, attempts, tags, form, json_schema)
+        raise AssertionError("unreachable: the last form never falls back")
+
+    def _falls_back(self, exc: BaseException, form: str, number: int, count: int) -> bool:
+        """A rejected structured-output form: remember it and try the next form."""
+        if number == count - 1 or not retry.is_format_rejection(exc):
+            return False
+        structured.remember(self.config, form, worked=False)
+        log.info(
+            "%s rejects response_format %s (%s); trying the next form",
+            self._describe(), form, retry.server_message(exc, 160),
+        )  # fmt: skip
+        return True
+
+    def _failed(
+        self, exc: BaseException, prepared: _Prepared, attempts: int, tags: UsageTags | None
+    ) -> BaseException:
+        if not retry.is_model_failure(exc):
+            return exc  # a bug of ours, not the server's: let it show as itself
+        error = retry.as_model_error(exc, self.config, attempts, prepared.images)
+        self.ledger.record(
+            UsageRecord(
+                model=self.config.model, tags=self._tags(tags), prompt_tokens=0,
+                completion_tokens=0, images=prepared.images, cost_usd=0.0, latency_s=0.0,
+                attempts=attempts, error=str(error)[:300],
+            )
+        )  # fmt: skip
+        return error
 
     def complete_json(
         self,
@@ -187,10 +221,12 @@ class ChatClient:
     # -- request preparation, cache and accounting ----------------------------------------
 
     def _prepare(
-        self, messages: Sequence[ChatMessage], json_schema: dict[str, Any] | None
+        self, messages: Sequence[ChatMessage], json_schema: dict[str, Any] | None, form: str
     ) -> _Prepared:
         if not messages:
             raise ValueError("a chat request needs at least one message")
+        if not self.config.vision:
+            messages = [without_images(message) for message in messages]
         rendered = render(list(messages), self.config.image_policy)
         params: dict[str, Any] = {
             "model": self.config.model,
@@ -198,11 +234,9 @@ class ChatClient:
             "temperature": self.config.temperature,
             "max_tokens": self.config.max_tokens,
         }
-        if json_schema is not None:
-            params["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "reply", "schema": json_schema},
-            }
+        response_format = structured.response_format(form, json_schema or {})
+        if json_schema is not None and response_format is not None:
+            params["response_format"] = response_format
         key = request_key(
             {
                 **{k: v for k, v in params.items() if k != "messages"},
@@ -228,7 +262,11 @@ class ChatClient:
         started: float,
         attempts: int,
         tags: UsageTags | None,
+        form: str,
+        json_schema: dict[str, Any] | None,
     ) -> ChatResult:
+        if json_schema is not None:
+            structured.remember(self.config, form, worked=True)
         result = ChatResult(
             latency_s=time.perf_counter() - started, cached=False, attempts=attempts, **reply
         )
@@ -237,10 +275,14 @@ class ChatClient:
         self._account(result, prepared.images, tags)
         return result
 
-    def _account(self, result: ChatResult, images: int, tags: UsageTags | None) -> None:
+    def _tags(self, tags: UsageTags | None) -> UsageTags:
         tags = tags or UsageTags(role=self.role)
         if not tags.role and self.role:
             tags = UsageTags(role=self.role, episode=tags.episode, step=tags.step)
+        return tags
+
+    def _account(self, result: ChatResult, images: int, tags: UsageTags | None) -> None:
+        tags = self._tags(tags)
         cost = self.config.prices.cost(result.prompt_tokens, result.completion_tokens)
         self.ledger.record(
             UsageRecord(
@@ -252,6 +294,7 @@ class ChatClient:
                 cost_usd=cost,
                 latency_s=result.latency_s,
                 cached=result.cached,
+                attempts=result.attempts,
             )
         )
 

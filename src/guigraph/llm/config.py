@@ -20,6 +20,10 @@ from guigraph.errors import ConfigError
 from guigraph.geometry import ScreenSize
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+#: How a reply's JSON shape is asked for (``response_format``): ``json_schema`` (vLLM, OpenAI,
+#: Ollama), ``json_object`` with the schema beside it (llama.cpp), ``none``, or ``auto``: try
+#: ``json_schema`` and fall back, once per server and model, when the server rejects the form.
+STRUCTURED_FORMS = ("auto", "json_schema", "json_object", "none")
 #: Local servers (vLLM, Ollama) accept any key; the SDK insists on a non-empty one.
 PLACEHOLDER_API_KEY = "EMPTY"
 
@@ -92,8 +96,19 @@ class ModelConfig:
     max_concurrency: int = 16
     image_policy: ImagePolicy = field(default_factory=ImagePolicy)
     prices: Prices = field(default_factory=Prices)
+    #: False for a text-only model: no image part is ever sent; roles read the screen as text.
+    vision: bool = True
+    #: Structured-output form, one of ``STRUCTURED_FORMS``.
+    structured: str = "auto"
 
     def __post_init__(self) -> None:
+        if self.structured not in STRUCTURED_FORMS:
+            raise ConfigError(
+                f"model structured must be one of {', '.join(STRUCTURED_FORMS)}, "
+                f"got {self.structured!r}"
+            )
+        if self.max_tokens < 1:
+            raise ConfigError(f"model max_tokens must be >= 1, got {self.max_tokens}")
         if self.timeout_s <= 0:
             raise ConfigError(f"model timeout_s must be > 0, got {self.timeout_s}")
         if self.max_attempts < 1:
@@ -141,11 +156,37 @@ class ModelConfig:
                 f"{sorted(known)}"
             )
         values = dict(data)
+        _check_types(values)
         if isinstance(values.get("image_policy"), Mapping):
             values["image_policy"] = ImagePolicy(**values["image_policy"])
         if isinstance(values.get("prices"), Mapping):
             values["prices"] = Prices(**values["prices"])
-        return cls(**values)
+        try:
+            return cls(**values)
+        except TypeError as exc:  # e.g. a nested table with a wrong field
+            raise ConfigError(f"model settings: {exc}") from exc
+
+
+_NUMBERS = {"temperature", "timeout_s", "backoff_initial_s", "backoff_max_s"}
+_INTEGERS = {"max_tokens", "max_attempts", "max_concurrency"}
+_STRINGS = {"model", "base_url", "api_key_env", "coords", "structured"}
+_BOOLS = {"stream", "vision"}
+
+
+def _check_types(values: dict[str, Any]) -> None:
+    """Settings files are written by hand: a wrong type is named, not a crash later."""
+    for name, value in values.items():
+        ok = True
+        if name in _BOOLS:
+            ok = isinstance(value, bool)
+        elif name in _INTEGERS:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif name in _NUMBERS:
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        elif name in _STRINGS:
+            ok = isinstance(value, str)
+        if not ok:
+            raise ConfigError(f"model setting {name!r}: wrong type, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +198,13 @@ class RoleModels:
 
     def for_role(self, role: str) -> ModelConfig:
         return self.roles.get(role, self.default)
+
+    def replace_all(self, **changes: Any) -> RoleModels:
+        """The same settings with ``changes`` applied to the default and every role."""
+        return RoleModels(
+            default=replace(self.default, **changes),
+            roles={name: replace(cfg, **changes) for name, cfg in self.roles.items()},
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

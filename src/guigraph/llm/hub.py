@@ -20,9 +20,16 @@ from guigraph.llm.usage import UsageLedger
 
 
 class ModelHub:
-    def __init__(self, models: RoleModels, *, cache_path: str | Path | None = None):
+    def __init__(
+        self,
+        models: RoleModels,
+        *,
+        cache_path: str | Path | None = None,
+        usage_path: str | Path | None = None,
+    ):
+        """``usage_path``: the usage file, rewritten after every call (a killed run keeps it)."""
         self.models = models
-        self.ledger = UsageLedger()
+        self.ledger = UsageLedger(path=Path(usage_path) if usage_path is not None else None)
         self.cache = ResponseCache(cache_path) if cache_path is not None else None
         self._clients: dict[str, ChatClient] = {}
         self._lock = threading.Lock()

@@ -62,6 +62,18 @@ def assistant(text: str) -> ChatMessage:
     return ChatMessage("assistant", (text,))
 
 
+#: What stands where a screenshot was, for a model that takes no images.
+NO_IMAGE = "(screenshot not sent: this model reads the screen as text)\n"
+
+
+def without_images(message: ChatMessage) -> ChatMessage:
+    """The message with each image replaced by a short note (``vision: false``)."""
+    if not message.images:
+        return message
+    parts = tuple(NO_IMAGE if isinstance(p, ImagePart) else p for p in message.parts)
+    return ChatMessage(message.role, parts)
+
+
 def resized_png(png: bytes, policy: ImagePolicy) -> bytes:
     """The PNG as sent: unchanged when within the pixel budget, else downscaled (LANCZOS)."""
     from PIL import Image

@@ -78,13 +78,21 @@ def normal_word(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
+    return list(_words(text))  # a copy: callers may change their list
+
+
+# Planning splits the same few instructions and values into words tens of thousands of times
+# per episode (bench/loop.py); these pure functions remember their answers.
+@functools.lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
     found = _WORD.findall(normalize_units(text))
-    return [w.strip(_EDGE_PUNCT) for w in found if w.strip(_EDGE_PUNCT)]
+    return tuple(w.strip(_EDGE_PUNCT) for w in found if w.strip(_EDGE_PUNCT))
 
 
 _PERCENT = re.compile(r"(\d)\s*(?:percent|per cent)\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=8192)
 def normalize_units(text: str) -> str:
     """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
     return _PERCENT.sub(r"\1%", text)
@@ -121,10 +129,7 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     old, new, value = words(old_instruction), words(new_instruction), words(example)
     if not value:
         return None
-    matcher = SequenceMatcher(
-        a=[w.lower() for w in old], b=[w.lower() for w in new], autojunk=False
-    )
-    opcodes = matcher.get_opcodes()
+    opcodes = _word_opcodes(old_instruction, new_instruction)
     for start, end in _spans(old, value):
         found = _align_span(opcodes, start, end, old, new, example)
         if found:
@@ -143,6 +148,17 @@ def _as_written(found: str, instruction: str) -> str:
     pattern = r"[^\w\s]*\s*".join(re.escape(p) for p in parts)
     match = re.search(rf"(?<!\w){pattern}(?!\w)", normalize_units(instruction))
     return match.group(0) if match else found
+
+
+@functools.lru_cache(maxsize=1024)
+def _word_opcodes(old_instruction: str, new_instruction: str) -> tuple[Opcode, ...]:
+    """The word alignment of two instructions: one per pair, however many values it carries
+    (it was a fifth of the planning time, recomputed for each value)."""
+    old, new = _words(old_instruction), _words(new_instruction)
+    matcher = SequenceMatcher(
+        a=[w.lower() for w in old], b=[w.lower() for w in new], autojunk=False
+    )
+    return tuple(matcher.get_opcodes())
 
 
 def _align_span(

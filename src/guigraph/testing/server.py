@@ -7,6 +7,11 @@ mock. It answers from a script the test gives: a list of ``Reply`` values served
 HTTP errors (429 with ``Retry-After``, 500, 404), bodies that are not JSON, slow answers and
 dropped connections; streaming requests get server-sent events. It counts requests in flight
 and the usage it reported, so tests can check the client against the server's own numbers.
+
+It can also behave like real servers that are not vLLM: ``vision=False`` answers any request
+carrying an image with the HTTP 500 llama.cpp's Python server gives for a text-only chat
+template, and ``response_formats=("json_object",)`` rejects other ``response_format`` types
+with the 500 that server gives for ``json_schema``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from typing import Any
 #: Tokens the fake server charges per image, per message, and per word of text.
 IMAGE_TOKENS = 256
 MESSAGE_TOKENS = 4
+#: What llama-cpp-python's server answers (HTTP 500) when a text-only model gets an image part.
+NO_VISION_MESSAGE = 'can only concatenate str (not "list") to str'
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +107,16 @@ class FakeModelServer:
         default: Reply | Callable[[dict[str, Any]], Reply] = DEFAULT_REPLY,
         models: Iterable[str] | None = ("test-model",),
         latency_s: float = 0.0,
+        vision: bool = True,
+        response_formats: Iterable[str] | None = None,
     ):
         self._script_fn = script if callable(script) else None
         self._queue: deque[Reply] = deque() if callable(script) else deque(script)
         self.default = default
         self.models = None if models is None else tuple(models)
         self.latency_s = latency_s
+        self.vision = vision
+        self.response_formats = None if response_formats is None else tuple(response_formats)
         self.requests: list[dict[str, Any]] = []
         self.authorizations: list[str] = []
         self.reported_usage: list[tuple[int, int]] = []
@@ -235,6 +246,12 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"The model `{model}` does not exist."
             self._send_json(404, _error_body(message, "NotFoundError", 404))
             return
+        refusal = _refusal(owner, body)
+        if refusal is not None:
+            with owner._lock:
+                owner.requests.append(body)
+            self._send_json(500, _error_body(refusal, "internal_server_error", 500))
+            return
         reply = owner._next_reply(body)
         time.sleep(owner.latency_s + reply.delay_s)
         if reply.kind == "drop":
@@ -336,6 +353,29 @@ class _Handler(BaseHTTPRequestHandler):
         self._leave()
         self.end_headers()
         self.wfile.write(payload)
+
+
+def has_image(body: Mapping[str, Any]) -> bool:
+    for message in body.get("messages", []):
+        content = message.get("content", "")
+        if not isinstance(content, str) and any(p.get("type") != "text" for p in content):
+            return True
+    return False
+
+
+def _refusal(owner: FakeModelServer, body: dict[str, Any]) -> str | None:
+    """The message of a request the server cannot take as a real server would refuse it."""
+    if not owner.vision and has_image(body):
+        return NO_VISION_MESSAGE
+    kind = (body.get("response_format") or {}).get("type")
+    accepted = owner.response_formats
+    if kind not in (None, "text") and accepted is not None and kind not in accepted:
+        allowed = " or ".join(repr(k) for k in ("text", *accepted))
+        return (
+            "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format',"
+            f" 'type'), 'msg': \"Input should be {allowed}\", 'input': '{kind}'}}"
+        )
+    return None
 
 
 def _error_body(message: str, kind: str, code: int) -> dict[str, Any]:

@@ -107,3 +107,22 @@ def test_holdout_templates_are_never_chosen() -> None:
     assert set(chosen) == set(TEMPLATES) - set(held)
     with pytest.raises(ValueError, match="unknown templates"):
         choose_templates(5, seed=1, holdout=["nope"])
+
+
+@pytest.mark.parametrize("template_id", sorted(TEMPLATES))
+def test_checker_scores_a_world_whose_notes_and_events_were_deleted(template_id: str) -> None:
+    """The agent may delete what the task is about; the case is then scored, not crashed."""
+    task = make_task(template_id, 0)
+    world = World(0)
+    world.data.notes.clear()
+    world.data.events.clear()
+    assert check_success(task, world) in (True, False)
+
+
+def test_sending_a_note_then_deleting_it_still_counts() -> None:
+    task = make_task("multi.note_message", 0)
+    world = World(0)
+    body = next(n.body for n in world.data.notes if n.title == task.params["title"])
+    world.data.chats.setdefault(task.params["contact"], []).append(f"Me: {body}")
+    world.data.notes.clear()
+    assert check_success(task, world)

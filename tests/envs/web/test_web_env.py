@@ -47,9 +47,7 @@ def test_observation_has_elements_ids_values_and_the_site(web_env: WebEnv) -> No
     task = web_env.make_task("miniwob/login-user", 1)
     assert task.instruction.startswith('Enter the username "')
     obs = web_env.reset(task, 1)
-    assert (
-        obs.app == "login-user" and obs.activity and obs.activity.endswith("login-user.html")
-    )
+    assert obs.app == "login-user" and obs.activity and obs.activity.endswith("login-user.html")
     assert (obs.screen.width, obs.screen.height) == (160, 210)
     field = _find(obs, html_id="username")
     assert field.editable and field.class_name == "textbox" and not field.focused

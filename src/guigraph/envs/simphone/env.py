@@ -13,7 +13,7 @@ from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.envs.conventions import Conventions
 from guigraph.envs.simphone import phone
 from guigraph.envs.simphone.devices import DEFAULT_DEVICE, DeviceProfile, get_device
-from guigraph.envs.simphone.skins import apply_skin, skin_conventions
+from guigraph.envs.simphone.skins import android_elements, apply_skin, skin_conventions
 from guigraph.envs.simphone.widgets import APPS
 from guigraph.envs.simphone.world import World
 from guigraph.errors import EnvError
@@ -128,10 +128,21 @@ class SimPhone(Env):
     def _observe(self) -> Observation:
         world = self.world
         view = phone.current_view(world, self.device)
+        png = phone.render(world, self.device, view)
+        if self.skin == "android":  # as a phone reports it: packages and activities
+            from guigraph.envs.simphone.uixml import activity_of, package_of
+
+            return Observation(
+                screen=self.device.screen,
+                screenshot=png,
+                elements=android_elements(view, self.device),
+                app=package_of(view.app),
+                activity=activity_of(view.app),
+            )
         label = APPS[view.app][0] if view.app in APPS else "Home"
         return Observation(
             screen=self.device.screen,
-            screenshot=phone.render(world, self.device, view),
+            screenshot=png,
             elements=apply_skin(self.skin, phone.elements(view, self.device)),
             app=label,
             activity=None,

@@ -108,11 +108,13 @@ def record_episode(
     device: str,
     version: int,
     noise: float,
+    skin: str = "standard",
 ) -> Recorded:
-    """Run the expert on one seeded task; the episode ends with COMPLETE."""
+    """Run the expert on one seeded task; the episode ends with COMPLETE. ``skin`` is how the
+    recorded observations report elements (``android``: as a phone's uiautomator dump)."""
     world_seed = task_seed(seed, index)
     task = make_task(template_id, world_seed)
-    env = SimPhone(device, version=version, popup_rate=popup_rate_for(noise))
+    env = SimPhone(device, version=version, popup_rate=popup_rate_for(noise), skin=skin)
     observation = env.reset(task, world_seed)
     expert = Expert(env, plan_for(task, env.world), world_seed, noise)
     eid = episode_id(seed, index)
@@ -207,6 +209,7 @@ def record(
     holdout: Sequence[str] = (),
     test_fraction: float = 0.2,
     on_episode: Callable[[str], None] | None = None,
+    skin: str = "standard",
 ) -> RecordSummary:
     from guigraph.data.odyssey import write_episode, write_split
 
@@ -216,7 +219,7 @@ def record(
     plan = choose_templates(episodes, seed, holdout)
     manifest_episodes = []
     for index, template_id in enumerate(plan):
-        recorded = record_episode(template_id, seed, index, device, version, noise)
+        recorded = record_episode(template_id, seed, index, device, version, noise, skin)
         if not recorded.succeeded:
             summary.failures.append(f"{recorded.episode.episode_id} ({template_id})")
         write_episode(out, recorded.episode)
@@ -243,6 +246,7 @@ def record(
         "device": device,
         "version": version,
         "noise": noise,
+        "skin": skin,
         "popup_rate": popup_rate_for(noise),
         "holdout_templates": list(holdout),
         "episodes": manifest_episodes,

@@ -16,10 +16,11 @@ from guigraph.envs.simphone.templates import (
     _product,
     _song,
     _video,
+    alarm_at_event,
     has_number,
-    hhmm,
     note_with,
     sent,
+    sent_note,
     sent_number,
     template,
 )
@@ -106,7 +107,7 @@ template(
         *f.open_note(w, p["title"]),
         *f.send_message(w, p["contact"], f.note_body(w, p["title"])),
     ],
-    lambda p, w: sent(w, p["contact"], f.note_body(w, p["title"])),
+    lambda p, w: sent_note(w, p["contact"], p["title"]),
 )
 template(
     "multi.weather_message",
@@ -184,9 +185,7 @@ template(
         *f.open_event(w, p["title"]),
         *f.set_alarm(f.event_time(w, p["title"]), p["title"]),
     ],
-    lambda p, w: any(
-        a.time == hhmm(f.event_time(w, p["title"])) and a.label == p["title"] for a in w.data.alarms
-    ),
+    lambda p, w: alarm_at_event(w, p["title"]),
 )
 template(
     "multi.article_mail",

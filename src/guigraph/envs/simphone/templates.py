@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from guigraph.envs.simphone.apps.info import home_city
 from guigraph.envs.simphone.content import CITIES
 from guigraph.envs.simphone.expert import Step
-from guigraph.envs.simphone.world import World
+from guigraph.envs.simphone.world import Data, World
 
 Params = dict[str, str]
 
@@ -71,6 +71,26 @@ def sent_number(world: World, contact: str, value: str) -> bool:
     return any(
         line.startswith("Me: ") and has_number(line, value)
         for line in world.data.chats.get(contact, [])
+    )
+
+
+def at_start(world: World) -> Data:
+    """The content the task was posed about, as the world's seed made it: the agent may have
+    deleted or edited that note or event since, and the case must still be scored."""
+    return World(world.seed).data
+
+
+def sent_note(world: World, contact: str, title: str) -> bool:
+    """``contact`` got the body the note ``title`` had when the task began."""
+    body = next((n.body for n in at_start(world).notes if n.title == title), None)
+    return body is not None and sent(world, contact, body)
+
+
+def alarm_at_event(world: World, title: str) -> bool:
+    """An alarm labelled ``title`` at the time the event ``title`` had when the task began."""
+    time = next((e.time for e in at_start(world).events if e.title == title), None)
+    return time is not None and any(
+        a.time == hhmm(time) and a.label == title for a in world.data.alarms
     )
 
 

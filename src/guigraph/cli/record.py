@@ -1,0 +1,53 @@
+"""``guigraph record``: record a person using a device into GUIOdyssey-layout episodes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("record")(record)
+
+
+def record(
+    instruction: Annotated[
+        str, typer.Option("--instruction", help="What the person is doing (the task's words).")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write (GUIOdyssey layout).")],
+    env: Annotated[str, typer.Option("--env", help="The world: android.")] = "android",
+    serial: Annotated[
+        str | None, typer.Option("--serial", help="The device (default: the only one).")
+    ] = None,
+    category: Annotated[
+        str, typer.Option("--category", help="GUIOdyssey category of the task.")
+    ] = "General_Tool",
+) -> None:
+    """Record what a person does on the device (touches, keys) until Ctrl-C, as one episode
+    with the screen before every action; `guigraph build --kb KB DIR` takes the folder."""
+    from guigraph.envs import make
+    from guigraph.envs.android.env import AndroidEnv
+    from guigraph.envs.android.recorder import PersonRecorder
+    from guigraph.errors import GuigraphError
+
+    if env != "android":
+        typer.echo(f"error: recording a person needs --env android, not {env!r}", err=True)
+        raise typer.Exit(2)
+    try:
+        world = make(env, **({"serial": serial} if serial else {}))
+        assert isinstance(world, AndroidEnv)
+        recorder = PersonRecorder(world, instruction, out, category=category)
+        typer.echo(f"recording {world.serial}: do the task on the device, then press Ctrl-C")
+        recording = recorder.run()
+    except (GuigraphError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if recording.path is None:
+        typer.echo("nothing was done on the device: no episode written")
+        return
+    typer.echo(
+        f"{out}: episode {recording.episode_id}, {len(recording.actions)} actions "
+        f"({', '.join(a.type.value for a in recording.actions)})"
+    )

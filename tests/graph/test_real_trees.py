@@ -1,0 +1,137 @@
+"""The builder on real Android view trees: framework scaffolding counts little, titles and the
+foreground activity tell pages apart, dialogs and sideways swipes are jumps the screens decide,
+nodes are named by what they show; and on DroidBot-format SimPhone runs it keeps its quality
+with and without the UI tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from guigraph.data.droidbot import import_droidbot
+from guigraph.data.odyssey import OdysseyDataset
+from guigraph.envs.simphone.recorder import record
+from guigraph.geometry import BBox, ScreenSize
+from guigraph.graph.build import GraphBuilder
+from guigraph.graph.judge import RuleJudge, Verdict
+from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.screen import FRAMEWORK_WEIGHT, SCAFFOLD_WEIGHT, ScreenView
+from guigraph.graph.settings import KBSettings
+from guigraph.graph.truth import check
+from guigraph.testing.droidbot_writer import WriterSettings, write_droidbot
+from guigraph.types import Action, Observation, ScrollDirection, UIElement
+
+SCREEN = ScreenSize(1080, 2340)
+
+
+def el(box: tuple[float, float, float, float], cls: str, rid: str = "", **kw: object) -> UIElement:
+    return UIElement(BBox(*box), class_name=f"android.widget.{cls}", resource_id=rid, **kw)  # type: ignore[arg-type]
+
+
+def scaffold() -> list[UIElement]:
+    full = (0, 0, 1000, 1000)
+    return [
+        el(full, "FrameLayout"),
+        el(full, "LinearLayout"),
+        el(full, "FrameLayout", "android:id/content"),
+        el((0, 30, 1000, 100), "Toolbar", "com.ex:id/toolbar"),
+    ]
+
+
+def settings_page(title: str, rows: list[str], activity: str = "com.ex.SubSettings") -> ScreenView:
+    elements = [*scaffold(), el((100, 40, 600, 90), "TextView", text=title)]
+    for i, label in enumerate(rows):
+        top = 120 + 60 * i
+        elements.append(el((0, top, 1000, top + 50), "LinearLayout", clickable=True))
+        elements.append(
+            el((40, top + 5, 800, top + 45), "TextView", "android:id/title", text=label)
+        )
+    observation = Observation(SCREEN, elements=tuple(elements), app="com.ex", activity=activity)
+    return ScreenView(observation)
+
+
+def with_dialog(view: ScreenView, title: str) -> ScreenView:
+    dialog = [
+        el((100, 400, 900, 600), "LinearLayout", "android:id/parentPanel"),
+        el((120, 410, 880, 460), "TextView", "android:id/alertTitle", text=title),
+        el((600, 540, 880, 590), "Button", "android:id/button1", text="OK", clickable=True),
+    ]
+    elements = (*(view.observation.elements or ()), *dialog)
+    return ScreenView(Observation(SCREEN, elements=elements, app="com.ex", activity="com.ex.A"))
+
+
+def test_framework_ids_and_containers_count_little() -> None:
+    tokens = settings_page("Wi-Fi", ["Wi-Fi", "Saved networks"]).weighted_tokens()
+    assert tokens["framelayout"] == SCAFFOLD_WEIGHT
+    assert tokens["framelayout:android:content"] == FRAMEWORK_WEIGHT
+    assert tokens["toolbar:com.ex:toolbar"] == 1.0  # the package stays in the token
+    assert tokens["linearlayout:saved_networks"] == 1.0  # a row is named by the text in it
+    assert tokens["title:wi-fi"] == 1.0
+
+
+def test_titles_tell_framework_layout_pages_apart() -> None:
+    wifi = settings_page("Wi-Fi", ["Use Wi-Fi", "Saved networks"])
+    display = settings_page("Display", ["Brightness", "Dark theme"])
+    assert (wifi.title(), display.title()) == ("wi-fi", "display")
+    verdict = RuleJudge().judge(wifi, Action.click(500, 150), display)
+    assert verdict.verdict is Verdict.JUMP
+
+
+def test_activity_is_a_jump_signal_and_dialogs_are_jumps() -> None:
+    page = settings_page("Wi-Fi", ["Use Wi-Fi"], activity="com.ex.A")
+    other = settings_page("Wi-Fi", ["Use Wi-Fi"], activity="com.ex.B")
+    assert page.place != other.place
+    assert RuleJudge().judge(page, Action.click(1, 1), other).verdict is Verdict.JUMP
+    dialog = with_dialog(page, "Forget network?")
+    assert dialog.title() == "dialog:forget network?"
+    assert dialog.windows() and not page.windows()
+    judged = RuleJudge().judge(page, Action.long_press(500, 150), dialog)
+    assert judged.verdict is Verdict.JUMP and "dialog" in judged.reason
+
+
+def test_sideways_swipes_are_decided_by_the_screens() -> None:
+    alarms = settings_page("Clock", ["Alarm 7:00", "Alarm 8:00"])
+    timer = settings_page("Clock", ["Start", "Reset", "Lap"])
+    swipe = Action(Action.scroll(ScrollDirection.LEFT).type, direction=ScrollDirection.LEFT)
+    assert RuleJudge().judge(alarms, swipe, timer).verdict is Verdict.JUMP
+    down = Action.scroll(ScrollDirection.UP)
+    assert RuleJudge().judge(alarms, down, timer).verdict is Verdict.IN_PAGE
+
+
+def test_nodes_are_named_by_their_meaningful_elements() -> None:
+    name = settings_page("Wi-Fi", ["Use Wi-Fi", "Saved networks"]).summary()
+    assert name == "Wi-Fi: Use Wi-Fi, Saved networks"
+    assert "framelayout" not in name and "toolbar" not in name
+
+
+@pytest.fixture(scope="module")
+def droidbot_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    logs = tmp_path_factory.mktemp("simphone")
+    record(logs, episodes=40, seed=7, noise=0.1)
+    runs = write_droidbot(logs, tmp_path_factory.mktemp("droidbot"), WriterSettings(seed=2))
+    out = tmp_path_factory.mktemp("imported")
+    import_droidbot(runs, out)
+    return out
+
+
+def build(logs: Path, kb_dir: Path, use_ui: bool) -> KnowledgeBase:
+    dataset = OdysseyDataset(logs)
+    kb = KnowledgeBase.create(kb_dir, KBSettings(use_ui=use_ui))
+    ids = dataset.episode_ids()
+    summary = GraphBuilder(kb).build([(i, lambda i=i: dataset.load(i)) for i in ids])
+    assert summary.added == len(ids) and not summary.skipped
+    return kb
+
+
+@pytest.mark.slow
+def test_droidbot_format_quality_with_the_ui_tree(droidbot_logs: Path, tmp_path: Path) -> None:
+    report = check(build(droidbot_logs, tmp_path / "kb", use_ui=True), droidbot_logs)
+    assert report.jump_accuracy >= 0.95 and report.purity >= 0.95 and report.ari >= 0.9
+
+
+@pytest.mark.slow
+def test_droidbot_format_quality_from_screenshots_only(droidbot_logs: Path, tmp_path: Path) -> None:
+    report = check(build(droidbot_logs, tmp_path / "kb", use_ui=False), droidbot_logs)
+    assert report.jump_accuracy >= 0.9 and report.purity >= 0.95 and report.ari >= 0.85
+    assert report.nodes <= 1.5 * report.true_screens
