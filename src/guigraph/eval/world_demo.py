@@ -143,7 +143,9 @@ def _record(
             report.note(f"demonstration {name} seed {seed} failed: {exc}")
             ok = False
         if not ok:
-            recorder.discard()  # only demonstrations the world counts as done are kept
+            # A demonstration that broke off is not written; one the page scored as failed
+            # (the episode had ended) is written, and reported as failed.
+            recorder.discard()
         ledger[key] = ok
         logs.mkdir(parents=True, exist_ok=True)
         ledger_path.write_text(json.dumps(ledger, indent=0), encoding="utf-8")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.envs.web.miniwob import PREFIX
 from guigraph.errors import EnvError
+from guigraph.geometry import Point
 from guigraph.types import Action, Observation, ScrollDirection, Task, UIElement
 
 _QUOTED = re.compile(r'"([^"]*)"')
@@ -66,8 +67,26 @@ class Player:
         element = self.find(**how)
         if element is None:
             raise ExpertError(f"nothing on the screen matches {how}")
-        center = element.bbox.center
-        self.step(Action.click(center.x, center.y))
+        x, y = self._visible_point(element)
+        self.step(Action.click(x, y))
+
+    def _visible_point(self, element: UIElement) -> tuple[float, float]:
+        """A point of ``element`` that no element drawn after it covers (two buttons placed
+        at random may overlap): its centre when free, else another point of a 3x3 grid."""
+        elements = list(self.obs.elements or ())
+        later = elements[elements.index(element) + 1 :] if element in elements else []
+        box = element.bbox
+        covers = [
+            e.bbox for e in later
+            if e.clickable and not (e.bbox.x1 >= box.x1 and e.bbox.y1 >= box.y1
+                                    and e.bbox.x2 <= box.x2 and e.bbox.y2 <= box.y2)
+        ]  # fmt: skip
+        grid = [(0.5, 0.5)] + [(fx, fy) for fy in (0.2, 0.5, 0.8) for fx in (0.2, 0.5, 0.8)]
+        for fx, fy in grid:
+            point = Point(box.x1 + fx * box.width, box.y1 + fy * box.height)
+            if not any(c.contains(point) for c in covers):
+                return point.x, point.y
+        return box.center.x, box.center.y
 
     def reveal(self, **how: str) -> None:
         """Scroll down (the finger moves up) until an element matching ``how`` shows."""
