@@ -24,8 +24,8 @@ def test_import_and_help_need_no_heavy_dependency() -> None:
     """`import guigraph` and `guigraph --help` must not import optional or heavy packages."""
     code = (
         "import sys, guigraph.cli.main as m\n"
-        "heavy = {'openai', 'torch', 'faiss', 'sklearn', 'playwright', 'adbutils', 'ray',\n"
-        "         'matplotlib'}\n"
+        "heavy = {'openai', 'torch', 'faiss', 'sklearn', 'playwright', 'miniwob', 'adbutils',\n"
+        "         'ray', 'matplotlib'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

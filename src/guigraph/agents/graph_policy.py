@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 LOOKAHEAD = 8
 ROUTE_COST_LIMIT = 15.0  # about seven transitions
 MAX_REVEAL_SCROLLS = 3
+#: How much worse a plan that starts in the app on the screen may score and still be preferred.
+START_APP_MARGIN = 1.0
 
 Chooser = Callable[[SemanticState, Feedback, FocusMemory], Proposal | None]
 
@@ -225,6 +227,8 @@ class GraphPolicy:
     notes: list[str] = field(default_factory=list)
     alternatives: list[PlanChoice] = field(default_factory=list)
     detoured: set[tuple[int, str]] = field(default_factory=set)
+    choice: PlanChoice | None = None
+    started: bool = False
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
@@ -247,10 +251,31 @@ class GraphPolicy:
         if not ranked:
             return Plan((), rationale="nothing to follow")
         choice, self.alternatives = ranked[0], ranked[1:]
-        self.script = choice.steps
+        self.choice, self.script = choice, choice.steps
         how = "stitched from" if choice.stitched else "following"
         self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
         return Plan(_subgoals(self.script), rationale=self.notes[-1])
+
+    def start_in(self, state: SemanticState) -> None:
+        """Before the first step: an option about as good as the plan that starts in the app
+        already on the screen beats one that needs another app first (two sites' login pages
+        take the same instruction; the episode began on one of them)."""
+        if self.started:
+            return
+        self.started = True
+        here = state.app
+        if self.choice is None or not here or is_home(here):
+            return
+        if _first_app(self.script) in (None, here):
+            return
+        for i, option in enumerate(self.alternatives):
+            if option.score < self.choice.score - START_APP_MARGIN:
+                continue
+            if _first_app(option.steps) == here:
+                self.alternatives[i] = self.choice
+                self.choice, self.script = option, option.steps
+                self.notes.append(f"{here} is on the screen: following {', '.join(option.donors)}")
+                return
 
     def subgoal(self) -> SubGoal:
         if self.done:
@@ -365,7 +390,7 @@ class GraphPolicy:
         if kind == "type":
             typing_possible = state.focused_field is not None or not state.elements
             if not typing_possible:
-                return None
+                return self._refocus(state, memory)
             if _already_typed(step, state, memory) and self.cursor + 1 < len(self.script):
                 # Typing appends: a field that already holds the value (a retried step, a
                 # detour back through the same search) is left as it is.
@@ -376,6 +401,18 @@ class GraphPolicy:
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.cursor, step, state, memory)
         return None
+
+    def _refocus(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
+        """Typing needs a focused field and none is (a pop-up came and went, the page drew
+        itself again): tap once more the field the plan tapped to focus it."""
+        if self.cursor == 0:
+            return None
+        previous = self.script[self.cursor - 1]
+        if previous.template.type != "click":
+            return None
+        if not conventions.active().is_field_class(previous.template.target_role):
+            return None
+        return self._proposal(self.cursor - 1, previous, state, memory)
 
     def _detour_for_value(
         self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
@@ -526,6 +563,10 @@ class GraphPolicy:
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
 
 
+def _first_app(script: Sequence[ScriptStep]) -> str | None:
+    return next((s.app for s in script if s.app and not s.home), None)
+
+
 def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:
     """A typing step whose text the focused field already shows."""
     if step.template.type != "type":
@@ -650,6 +691,7 @@ class GraphPlanner:
     def next_subgoal(
         self, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState, feedback: Feedback
     ) -> SubGoal:
+        self.policy.start_in(state)
         self.policy.advance(history)
         return self.policy.subgoal()
 
@@ -666,4 +708,5 @@ class GraphDecider:
         feedback: Feedback,
         memory: FocusMemory,
     ) -> Proposal:
+        self.policy.start_in(state)
         return self.policy.decide(state, history, feedback, memory)

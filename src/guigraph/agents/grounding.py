@@ -146,7 +146,7 @@ def _task_match(step: ScriptStep, view: ElementView) -> int:
 def _not_the_typing_field(step: ScriptStep, views: list[ElementView]) -> list[ElementView]:
     """A text field shows what was typed into it: "Quito" in the search box is not the
     suggestion "Quito" below it. Fields count only when the recorded target was a field."""
-    if "edit" in step.template.target_role.lower():
+    if conventions.active().is_field_class(step.template.target_role):
         return views
     return [v for v in views if v.role != "field"]
 

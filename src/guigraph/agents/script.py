@@ -251,10 +251,20 @@ def _bind_text(
             binding.unfilled += 1
             new = recorded
         else:
+            new = _without_kept_punctuation(new, text, marker)
             binding.claimed |= content_words(new) & new_words
             bound[slot] = new
         text = text.replace(marker, new)
     return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
+
+
+def _without_kept_punctuation(value: str, text: str, marker: str) -> str:
+    """A value that ends in the punctuation the template already keeps after its slot (the
+    slot holds "Odio auctor" of a typed "Odio auctor.") loses its own copy."""
+    after = text.split(marker, 1)[1][:1] if marker in text else ""
+    if after and after in ".,;:" and value.endswith(after):
+        return value[: -len(after)]
+    return value
 
 
 def app_sequence(script: Sequence[ScriptStep]) -> list[str]:

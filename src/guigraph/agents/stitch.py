@@ -131,10 +131,20 @@ def _single(
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
-    claimed = _weigh(binding.claimed & wanted, shared & wanted)
+    if _same_words(item.trace.instruction, instruction):
+        # The very task recorded again: every word is explained, as well as values can be (a
+        # loose alignment elsewhere must not outbid it: "Select [L0] and click Submit" read
+        # "section below" as its value for "Expand the section below and click submit").
+        claimed = _weigh(wanted, wanted)
+    else:
+        claimed = _weigh(binding.claimed & wanted, shared & wanted)
     score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
     score += SIMILARITY_WEIGHT * item.score
     return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
+
+
+def _same_words(a: str, b: str) -> bool:
+    return words(a.lower()) == words(b.lower())
 
 
 def _weigh(values: set[str], others: set[str]) -> dict[str, float]:

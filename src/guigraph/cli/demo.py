@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -22,11 +23,20 @@ def register(app: typer.Typer) -> None:
 
 def demo(
     out: Annotated[
-        Path,
+        Path | None,
         typer.Option(
-            "--out", help="Run folder (logs/, kb/, results.jsonl, replay-*.jsonl); resumable."
+            "--out",
+            help="Run folder (logs/, kb/, results.jsonl, replay-*.jsonl); resumable "
+            "(default runs/demo, or runs/demo-<world>).",
         ),
-    ] = Path("runs/demo"),
+    ] = None,
+    world: Annotated[
+        str,
+        typer.Option(
+            "--world",
+            help="simphone (the embedded phone), or web: MiniWoB++ in Chromium (extra web).",
+        ),
+    ] = "simphone",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as one JSON object.")
     ] = False,
@@ -51,6 +61,12 @@ def demo(
             "--templates", hidden=True, help="Evaluate only these comma-separated templates."
         ),
     ] = "",
+    demos: Annotated[
+        int, typer.Option("--demos", min=1, max=10, help="Web: demonstrations per task.")
+    ] = 10,
+    eval_seeds: Annotated[
+        int, typer.Option("--eval-seeds", min=1, help="Web: new seeds per task.")
+    ] = 20,
     skin: Annotated[
         str,
         typer.Option(
@@ -71,6 +87,12 @@ def demo(
     from guigraph.errors import GuigraphError
     from guigraph.eval.demo import DemoConfig, run_demo
 
+    if world != "simphone":
+        chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
+        run_dir = out or Path(f"runs/demo-{world}")
+        _world_demo(world, run_dir, as_json, fresh, demos, eval_seeds, chosen)
+        return
+    out = out or Path("runs/demo")
     try:
         chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
         config = DemoConfig(
@@ -90,6 +112,56 @@ def demo(
         typer.echo(json.dumps(report.to_dict(), indent=1))
         return
     _print_report(console, report.to_dict(), out)
+
+
+def _world_demo(
+    world: str, out: Path, as_json: bool, fresh: bool, demos: int, seeds: int,
+    tasks: tuple[str, ...],
+) -> None:  # fmt: skip
+    """The demo on another world's suite (MiniWoB++ on the web)."""
+    from guigraph.errors import GuigraphError
+    from guigraph.eval.world_demo import WorldDemoConfig, run_world_demo
+
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    console = _console(stderr=as_json)
+    try:
+        config = WorldDemoConfig(world=world, demos=demos, seeds=seeds, tasks=tasks)
+        with _progress(console) as progress:
+            report = run_world_demo(out, config, RichReporter(progress))
+    except GuigraphError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+        return
+    _print_world_report(console, report, out)
+
+
+def _print_world_report(console: Console, report: dict[str, Any], out: Path) -> None:
+    from rich.table import Table
+
+    memories = list(report["mean_sr"])
+    setup = report["setup"]
+    table = Table(title=f"Success rate (SR) of the model-free team on {setup['world']}")
+    table.add_column("task", no_wrap=True)
+    for memory in memories:
+        table.add_column(memory, justify="right")
+    for task, rates in report["tasks"].items():
+        table.add_row(task, *(_cell(rates[m]) for m in memories))
+    table.add_section()
+    table.add_row(
+        "[bold]mean[/bold]", *(f"[bold]{report['mean_sr'][m]:.2f}[/bold]" for m in memories)
+    )
+    console.print(table)
+    kb = setup["kb"]
+    console.print(
+        f"{setup['demos_per_task']} demonstrations per task ({setup['recorded']['episodes']} "
+        f"kept, {setup['recorded']['failed']} failed); KB: {kb.get('nodes')} nodes, "
+        f"{kb.get('edges')} edges, {kb.get('traces')} traces. {setup['seeds_per_task']} new "
+        f"seeds per task; success = the page's own reward > 0. {setup['seconds']} s. "
+        f"Run folder: {out}"
+    )
 
 
 def _sizes(text: str) -> Any:

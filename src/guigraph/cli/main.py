@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.kb",
     "guigraph.cli.model",
     "guigraph.cli.sim",
+    "guigraph.cli.web",
     "guigraph.cli.replay",
     "guigraph.cli.eval",
     "guigraph.cli.report",

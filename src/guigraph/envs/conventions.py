@@ -72,6 +72,8 @@ class Conventions:
     question_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: How the world opens an app: by launcher label / package, or by URL.
     opens_apps_by: str = "launcher"
+    #: Element classes (roles) one types into, beside any with "edit" in the name (EditText).
+    field_classes: frozenset[str] = frozenset()
     #: Apps whose ids are the platform's own, shared by every app's screens (Android's
     #: ``android:id/content``, ``android:id/title``): they tell screens apart little.
     framework_apps: frozenset[str] = frozenset()
@@ -102,6 +104,12 @@ class Conventions:
 
     def is_transient(self, field_name: str) -> bool:
         return bool(ElementId("", field_name).words & self.transient_words)
+
+    def is_field_class(self, class_name: str) -> bool:
+        """Whether an element of this class (``android.widget.EditText``, ``textbox``) is a
+        text field."""
+        name = class_name.rsplit(".", 1)[-1].strip().lower()
+        return "edit" in name or name in self.field_classes
 
     def is_framework_id(self, resource_id: str) -> bool:
         return bool(resource_id) and self.parse_id(resource_id).app in self.framework_apps
@@ -194,6 +202,8 @@ WEB = Conventions(
     transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
     opens_apps_by="url",
+    # ARIA roles of fields (a <select> is typed into too: its option's label).
+    field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),
 )
 
 _ACTIVE: ContextVar[Conventions] = ContextVar("guigraph_conventions", default=ANDROID)

@@ -74,3 +74,9 @@ register(
     "a phone or emulator over ADB (options: serial, settle_timeout_s, settle_poll_s; the ADB "
     "server at ANDROID_ADB_SERVER_PORT)",
 )
+register(
+    "web",
+    "guigraph.envs.web.env:WebEnv",
+    "web pages in the system Chromium, MiniWoB++ tasks as miniwob/<name> (options: executable, "
+    "headless, timeout, viewport)",
+)

@@ -148,6 +148,10 @@ class RecordEpisodes(EnvWrapper):
             self._flush()
         return result
 
+    def discard(self) -> None:
+        """Drop the episode in progress (a failed demonstration): nothing of it is written."""
+        self._task, self._steps, self._before = None, [], None
+
     def close(self) -> None:
         try:
             self._flush()

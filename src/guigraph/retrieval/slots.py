@@ -133,8 +133,21 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     for start, end in _spans(old, value):
         found = _align_span(opcodes, start, end, old, new, example)
         if found:
-            return _with_end_punctuation(found, new_instruction, example)
+            return _with_end_punctuation(
+                _as_written(found, new_instruction), new_instruction, example
+            )
     return None
+
+
+def _as_written(found: str, instruction: str) -> str:
+    """The aligned words as the instruction writes them, punctuation between them kept
+    ("Nunc. Commodo, praesent" rather than "Nunc Commodo praesent")."""
+    parts = found.split()
+    if len(parts) < 2:
+        return found
+    pattern = r"[^\w\s]*\s*".join(re.escape(p) for p in parts)
+    match = re.search(rf"(?<!\w){pattern}(?!\w)", normalize_units(instruction))
+    return match.group(0) if match else found
 
 
 @functools.lru_cache(maxsize=1024)
@@ -271,7 +284,7 @@ def fill_slot(
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
         # price on ShopMall"; a new value of a known kind ends at its kind's head noun
         # ("Nova kettle price" -> "Nova kettle").
-        inside = next((v for v in named if _contains(aligned, v)), None)
+        inside = next((_as_said(v, aligned) for v in named if _contains(aligned, v)), None)
         value = inside or _longer_known(aligned, named, new_instruction)
         value = value or _cut_at_head(aligned, seen)
         if foreign is None or not foreign(value):
@@ -280,7 +293,7 @@ def fill_slot(
         # the instruction's own city, if it names one, is the value.
         return named[0] if named else None
     if named:
-        return named[0]
+        return _as_said(named[0], new_instruction)
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
@@ -347,6 +360,14 @@ def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> 
         for i in range(len(tokens) - n + 1)
     }
     return [v for v in values if _phrase(v) in grams]
+
+
+def _as_said(value: str, text: str) -> str:
+    """A known value as ``text`` spells it: the task's "Vina" where the KB knew "vina" (the
+    instruction is what the world checks against)."""
+    pattern = rf"(?<!\w){re.escape(value)}(?!\w)"
+    match = re.search(pattern, normalize_units(text), re.IGNORECASE)
+    return match.group(0) if match else value
 
 
 def _contains(text: str, value: str) -> bool:

@@ -1,0 +1,119 @@
+"""Benchmark: median observe and act latency per step of each world.
+
+    .venv/bin/python bench/envs.py                          # simphone and web, 60 steps each
+    .venv/bin/python bench/envs.py --worlds web --steps 200
+    .venv/bin/python bench/envs.py --worlds android --task ... # a world added to WORLDS
+
+Every world is made by name through ``guigraph.envs.make`` and driven through the plain Env
+interface with the same seeded mix of actions: a tap on one of the screen's clickable elements,
+typing into the focused field, a scroll. A world that ends the episode is reset (not timed).
+
+- observe: a ``wait`` of 0 s, i.e. a step that does nothing but return a fresh observation
+  (web: settle, DOM walk and screenshot; SimPhone: render);
+- act: a step with a real action (tap, type or scroll), action plus the observation after it.
+
+Add a world with one line in ``WORLDS``: its name in the registry, a task it can set up, and
+the options ``make`` takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from guigraph.envs import make
+from guigraph.envs.base import Env
+from guigraph.types import Action, ActionType, Observation, ScrollDirection, Task
+
+#: World name -> (task spec for ``Env.make_task``, options for ``guigraph.envs.make``).
+WORLDS: dict[str, tuple[str, dict[str, Any]]] = {
+    "simphone": ("tool.wifi", {}),
+    "web": ("miniwob/login-user", {}),
+}
+
+
+def _action(obs: Observation, rng: random.Random) -> Action:
+    elements = [e for e in obs.elements or () if e.clickable or e.editable]
+    focused = obs.focused_element()
+    roll = rng.random()
+    if focused is not None and focused.editable and roll < 0.3:
+        return Action.type_text("abc")
+    if roll < 0.15 or not elements:
+        return Action.scroll(ScrollDirection.UP)
+    target = rng.choice(elements)
+    return Action.click(target.bbox.center.x, target.bbox.center.y)
+
+
+def measure(name: str, task_spec: str, options: dict[str, Any], steps: int, seed: int) -> dict:
+    env: Env = make(name, **options)
+    rng = random.Random(seed)
+    observe: list[float] = []
+    act: list[float] = []
+    resets: list[float] = []
+    try:
+        episode = 0
+
+        def restart() -> tuple[Task, Observation]:
+            started = time.perf_counter()
+            task = env.make_task(task_spec, seed + episode)
+            obs = env.reset(task, seed + episode)
+            resets.append(time.perf_counter() - started)
+            return task, obs
+
+        _, obs = restart()
+        for i in range(steps):
+            if i % 2 == 0:
+                started = time.perf_counter()
+                result = env.step(Action(ActionType.WAIT, seconds=0.0))
+                observe.append(time.perf_counter() - started)
+            else:
+                action = _action(obs, rng)
+                started = time.perf_counter()
+                result = env.step(action)
+                act.append(time.perf_counter() - started)
+            obs = result.observation
+            if result.done:
+                episode += 1
+                _, obs = restart()
+    finally:
+        env.close()
+    return {
+        "world": name,
+        "task": task_spec,
+        "observe_ms": round(1000 * statistics.median(observe), 1),
+        "act_ms": round(1000 * statistics.median(act), 1),
+        "reset_ms": round(1000 * statistics.median(resets), 1),
+        "steps": len(observe) + len(act),
+        "episodes": len(resets),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--worlds", default="simphone,web", help="comma-separated world names")
+    parser.add_argument("--steps", type=int, default=60, help="timed steps per world")
+    parser.add_argument("--task", default="", help="task spec (default: the world's in WORLDS)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    args = parser.parse_args()
+    rows = []
+    for name in [w.strip() for w in args.worlds.split(",") if w.strip()]:
+        spec, options = WORLDS.get(name, (args.task, {}))
+        rows.append(measure(name, args.task or spec, options, args.steps, args.seed))
+    for row in rows:
+        if args.json:
+            print(json.dumps(row))
+        else:
+            print(
+                f"{row['world']:<10} observe {row['observe_ms']:>7.1f} ms   act "
+                f"{row['act_ms']:>7.1f} ms   reset {row['reset_ms']:>7.1f} ms   "
+                f"({row['steps']} steps, {row['episodes']} episodes, task {row['task']})"
+            )
+
+
+if __name__ == "__main__":
+    main()

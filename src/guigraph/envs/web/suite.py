@@ -1,0 +1,75 @@
+"""Why each MiniWoB++ task outside the suite is left out (``guigraph web tasks`` shows it).
+
+The suite (``experts.SUITE``) holds multi-step tasks whose every step a recorded workflow can
+name: a field, a button, or a value the instruction says. A task is left out when a workflow
+graph has nothing to contribute or the web world cannot act it, for one of the reasons below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+#: Reason -> the tasks it keeps out of the suite.
+LEFT_OUT: Mapping[str, tuple[str, ...]] = {
+    "one action: no workflow to learn": (
+        "click-button", "click-color", "click-dialog", "click-dialog-2", "click-link",
+        "click-shape", "click-tab", "click-test", "click-test-2", "click-test-transfer",
+        "click-widget", "focus-text", "focus-text-2", "identify-shape", "sign-agreement",
+        "unicode-test",
+    ),
+    "needs dragging, drawing, hovering or a moving target (no drag action; a path, not a "
+    "workflow)": (
+        "bisect-angle", "chase-circle", "circle-center", "drag-box", "drag-circle", "drag-cube",
+        "drag-items", "drag-items-grid", "drag-shapes", "drag-shapes-2", "drag-single-shape",
+        "drag-sort-numbers", "draw-circle", "draw-line", "find-midpoint", "highlight-text",
+        "highlight-text-2", "hover-shape", "moving-items", "number-checkboxes",
+        "resize-textarea", "right-angle", "use-colorwheel", "use-colorwheel-2", "use-slider",
+        "use-slider-2", "click-pie", "click-pie-nodelay", "click-shades", "grid-coordinate",
+    ),
+    "the answer is computed or read off the page, never said in the instruction (no value "
+    "to bind)": (
+        "ascending-numbers", "count-shape", "count-sides", "enter-text-2", "find-greatest",
+        "find-word", "generate-number", "guess-number", "hot-cold", "odd-or-even", "read-table",
+        "read-table-2", "simple-algebra", "simple-arithmetic", "text-transform",
+        "visual-addition", "stock-market", "simon-says", "tic-tac-toe", "terminal",
+        "copy-paste", "copy-paste-2", "text-editor", "button-delay",
+    ),
+    "the target hides in a place the instruction does not name (another tab, a collapsed "
+    "section, a tree, the n-th search result, a scrolled list): search, not a workflow": (
+        "click-tab-2", "click-tab-2-easy", "click-tab-2-medium", "click-tab-2-hard",
+        "click-collapsible-2", "click-collapsible-2-nodelay", "navigate-tree", "search-engine",
+        "click-scroll-list", "scroll-text", "scroll-text-2", "click-menu", "click-menu-2",
+        "phone-book", "social-media", "social-media-all", "social-media-some", "buy-ticket",
+        "order-food",
+    ),
+    "one name for several kinds of request, or free phrasings of one (the single-kind email "
+    "tasks are in the suite)": (
+        "email-inbox", "email-inbox-noscroll", "email-inbox-star-reply", "email-inbox-nl-turk",
+        "email-inbox-forward-nl", "email-inbox-forward-nl-turk", "click-checkboxes-soft",
+        "click-checkboxes-transfer",
+    ),
+    "native date/time widgets, pickers and autocompletion (typed text lands segment by "
+    "segment; a suggestion is chosen by what it shows, not by the instruction)": (
+        "enter-date", "enter-time", "choose-date", "choose-date-easy", "choose-date-medium",
+        "choose-date-nodelay", "book-flight", "book-flight-nodelay", "use-autocomplete",
+        "use-autocomplete-nodelay", "use-spinner", "daily-calendar",
+    ),
+    "fields with no accessible name, told apart only by a label beside them or by their "
+    "order (\"the 2nd textbox\")": (
+        "multi-layouts", "multi-orderings", "form-sequence", "form-sequence-2",
+        "form-sequence-3",
+    ),
+    "a list of values of varying length with nothing to anchor each one (\"Select 8ai, "
+    "xpHrXXA, cy8fNnP\"): a fixed-length workflow with anchored slots cannot bind it (a loop "
+    "over a list is not built yet); its expert is kept": (
+        "click-checkboxes", "click-checkboxes-large",
+    ),
+    "a variant of a suite task with no new workflow (no animation delay)": (
+        "click-collapsible-nodelay",
+    ),
+}  # fmt: skip
+
+
+def left_out_reason(name: str) -> str | None:
+    """Why ``name`` is not in the suite (None: it is in the suite, or unknown)."""
+    return next((why for why, names in LEFT_OUT.items() if name in names), None)
