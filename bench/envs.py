@@ -1,8 +1,7 @@
 """Benchmark: median observe and act latency per step of each world.
 
-    .venv/bin/python bench/envs.py                          # simphone and web, 60 steps each
+    .venv/bin/python bench/envs.py                  # simphone, web and android, 60 steps each
     .venv/bin/python bench/envs.py --worlds web --steps 200
-    .venv/bin/python bench/envs.py --worlds android --task ... # a world added to WORLDS
 
 Every world is made by name through ``guigraph.envs.make`` and driven through the plain Env
 interface with the same seeded mix of actions: a tap on one of the screen's clickable elements,
@@ -13,16 +12,21 @@ typing into the focused field, a scroll. A world that ends the episode is reset 
 - act: a step with a real action (tap, type or scroll), action plus the observation after it.
 
 Add a world with one line in ``WORLDS``: its name in the registry, a task it can set up, and
-the options ``make`` takes.
+the options ``make`` takes. ``android`` runs against the fake device (SimPhone behind a
+loopback ADB server, ``guigraph.testing.adb_server``): its figures are the protocol's and
+guigraph's cost, not a phone's (``uiautomator dump`` alone takes 1-3 s on one).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from guigraph.envs import make
@@ -33,7 +37,28 @@ from guigraph.types import Action, ActionType, Observation, ScrollDirection, Tas
 WORLDS: dict[str, tuple[str, dict[str, Any]]] = {
     "simphone": ("tool.wifi", {}),
     "web": ("miniwob/login-user", {}),
+    "android": ("tool.wifi", {}),
 }
+
+
+@contextmanager
+def world_backend(name: str) -> Iterator[None]:
+    """What a world needs running: the fake ADB device for ``android``."""
+    if name != "android":
+        yield
+        return
+    from guigraph.testing.adb_server import FakeAdbServer
+
+    with FakeAdbServer(lifetime_s=900) as server:
+        previous = os.environ.get("ANDROID_ADB_SERVER_PORT")
+        os.environ["ANDROID_ADB_SERVER_PORT"] = str(server.port)
+        try:
+            yield
+        finally:
+            if previous is None:
+                os.environ.pop("ANDROID_ADB_SERVER_PORT", None)
+            else:
+                os.environ["ANDROID_ADB_SERVER_PORT"] = previous
 
 
 def _action(obs: Observation, rng: random.Random) -> Action:
@@ -94,7 +119,9 @@ def measure(name: str, task_spec: str, options: dict[str, Any], steps: int, seed
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--worlds", default="simphone,web", help="comma-separated world names")
+    parser.add_argument(
+        "--worlds", default="simphone,web,android", help="comma-separated world names"
+    )
     parser.add_argument("--steps", type=int, default=60, help="timed steps per world")
     parser.add_argument("--task", default="", help="task spec (default: the world's in WORLDS)")
     parser.add_argument("--seed", type=int, default=0)
@@ -103,7 +130,8 @@ def main() -> None:
     rows = []
     for name in [w.strip() for w in args.worlds.split(",") if w.strip()]:
         spec, options = WORLDS.get(name, (args.task, {}))
-        rows.append(measure(name, args.task or spec, options, args.steps, args.seed))
+        with world_backend(name):
+            rows.append(measure(name, args.task or spec, options, args.steps, args.seed))
     for row in rows:
         if args.json:
             print(json.dumps(row))

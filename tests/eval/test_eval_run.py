@@ -21,6 +21,7 @@ from guigraph.cli.main import app
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.eval.runfolder import RunFolder, read_jsonl, read_run
 from guigraph.testing import FakeModelServer, Reply
+from guigraph.testing.server import has_image
 from tests.eval.replay_oracle import replay_oracle
 
 runner = CliRunner()
@@ -202,6 +203,22 @@ def test_model_eval_against_the_loopback_server(
     for path in run.rglob("*"):
         if path.is_file():
             assert SECRET not in path.read_text(errors="replace"), path
+
+
+def test_text_only_eval_sends_no_image_to_a_server_that_cannot_take_one(
+    logs: Path, kb: Path, tmp_path: Path, test_ids: list[str]
+) -> None:
+    oracle = replay_oracle(OdysseyDataset(logs), test_ids)
+    with FakeModelServer(oracle, models=("oracle",), vision=False) as server:
+        result = _eval(
+            logs, kb, tmp_path / "run", "--policy", "model", "--model", "oracle",
+            "--base-url", server.base_url, "--concurrency", "2", "--limit", "2", "--text-only",
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert server.requests and not any(has_image(body) for body in server.requests)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["episodes"] == 2 and summary["ams"] > 0
+    assert not any(role["given_up"] for role in summary["faults"].values())
 
 
 def test_a_faulty_server_costs_retries_not_steps(

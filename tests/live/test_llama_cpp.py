@@ -97,7 +97,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     command = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(model),
         "--model_alias", MODEL_ALIAS, "--host", "127.0.0.1", "--port", str(port),
-        "--n_ctx", "4096", "--n_threads", "2",
+        "--n_ctx", "4096", "--n_threads", "1",
     ]  # fmt: skip
     with log.open("w") as sink:
         server = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)

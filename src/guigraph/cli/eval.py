@@ -82,6 +82,7 @@ def odyssey(
     timeout: Timeout = 60.0,
     max_attempts: Attempts = 5,
     backoff: Backoff = 1.0,
+    text_only: options.TextOnly = False,
 ) -> None:
     """GUIOdyssey offline evaluation: the split's test episodes teacher-forced, official
     matcher. Refuses a knowledge base built from any test episode. ``guigraph score
@@ -92,7 +93,7 @@ def odyssey(
         run_options = RunOptions(concurrency, executor, ray_address, limit, resume)
         data = str(Path(data_dir).resolve())
         spec = _spec("odyssey", kb, policy, memory, verify, seed, model, base_url, concurrency,
-                     timeout, max_attempts, backoff, data=data)  # fmt: skip
+                     timeout, max_attempts, backoff, text_only, data=data)  # fmt: skip
         return run_odyssey(data_dir, spec, out, run_options, split, progress)
 
     _report(_guarded(go))
@@ -126,6 +127,7 @@ def sim(
     timeout: Timeout = 60.0,
     max_attempts: Attempts = 5,
     backoff: Backoff = 1.0,
+    text_only: options.TextOnly = False,
 ) -> None:
     """Live SimPhone evaluation: new instances of the task templates, each judged by the
     world's checker (the team never sees it). SR per category; no AMS (nothing to match)."""
@@ -148,7 +150,7 @@ def sim(
         ]
         run_options = RunOptions(concurrency, executor, ray_address, limit, resume)
         spec = _spec("sim", kb, policy, memory, verify, seed, model, base_url, concurrency,
-                     timeout, max_attempts, backoff, max_steps=max_steps)  # fmt: skip
+                     timeout, max_attempts, backoff, text_only, max_steps=max_steps)  # fmt: skip
         return run_sim(jobs, spec, out, run_options, progress)
 
     _report(_guarded(go))
@@ -157,7 +159,7 @@ def sim(
 def _spec(
     suite: str, kb: Path, policy: str, memory: str, verify: str, seed: int,
     model: str | None, base_url: str | None, concurrency: int, timeout: float,
-    max_attempts: int, backoff: float, **extra: Any,
+    max_attempts: int, backoff: float, text_only: bool, **extra: Any,
 ) -> Any:  # fmt: skip
     from guigraph.agents.factory import POLICIES
     from guigraph.agents.team import TeamOptions
@@ -175,7 +177,7 @@ def _spec(
     if policy != "graph":
         settings = model_settings(
             model, base_url, concurrency, timeout_s=timeout, max_attempts=max_attempts,
-            backoff_initial_s=backoff, backoff_max_s=max(backoff, 30.0),
+            backoff_initial_s=backoff, backoff_max_s=max(backoff, 30.0), vision=not text_only,
         )  # fmt: skip
     return EvalSpec(suite, str(Path(kb).resolve()), policy, memory, verify, settings, seed,
                     **extra)  # fmt: skip

@@ -97,16 +97,24 @@ def record(
     holdout: Annotated[
         str, typer.Option("--holdout-templates", help="Comma-separated template ids to leave out.")
     ] = "",
+    skin: Annotated[
+        str,
+        typer.Option(
+            "--skin", help="How screens report elements: standard, html-ids, no-ids, android."
+        ),
+    ] = "standard",
 ) -> None:
     """Record expert episodes on seeded tasks, with ground truth in DIR/truth/."""
     from guigraph.envs.simphone.devices import get_device
     from guigraph.envs.simphone.recorder import record as run
+    from guigraph.envs.simphone.skins import skin_conventions
 
     held = [t.strip() for t in holdout.split(",") if t.strip()]
     try:
         get_device(device)
+        skin_conventions(skin)
         started = time.perf_counter()
-        summary = run(out, episodes, seed, device, version, noise, held)
+        summary = run(out, episodes, seed, device, version, noise, held, skin=skin)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     seconds = time.perf_counter() - started

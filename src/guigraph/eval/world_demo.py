@@ -95,7 +95,7 @@ def run_world_demo(
     report = reporter or _Quiet()
     suite = load_suite(config.world)
     tasks = chosen_tasks(suite, config)
-    out.mkdir(parents=True, exist_ok=True)
+    _claim_folder(out, config, report)
     started = time.perf_counter()
     env = make(config.world, **config.env_options)
     try:
@@ -114,6 +114,32 @@ def run_world_demo(
         "seconds": round(time.perf_counter() - started, 1),
     }
     return summary
+
+
+def _claim_folder(out: Path, config: WorldDemoConfig, report: Reporter) -> None:
+    """Start over when guigraph's code changed since the folder was made (its recordings,
+    knowledge base and results would be another version's), and refuse a folder made for
+    another world; the demo's other settings may change freely (results are keyed by case)."""
+    import shutil
+
+    from guigraph.eval.demo import code_fingerprint
+
+    marker = out / "world_demo.json"
+    code = code_fingerprint()
+    if marker.is_file():
+        found = json.loads(marker.read_text(encoding="utf-8"))
+        if found.get("world") != config.world:
+            raise ConfigError(
+                f"{marker}: this folder holds the {found.get('world')!r} demo; use another --out"
+            )
+        if found.get("code") == code:
+            return
+        report.note(f"{out}: the guigraph code changed since this run; starting over")
+        for part in ("logs", "kb"):
+            shutil.rmtree(out / part, ignore_errors=True)
+        (out / RESULTS).unlink(missing_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps({"world": config.world, "code": code}) + "\n", encoding="utf-8")
 
 
 def _record(

@@ -82,4 +82,15 @@ def test_demo_world_web_records_builds_evaluates_and_resumes(tmp_path: Path) -> 
         again.exit_code == 0
         and len((tmp_path / "d" / "results.jsonl").read_text().splitlines()) == 3
     )
+    # Another version's folder (its KB may have another schema) is started over, not reused.
+    marker = tmp_path / "d" / "world_demo.json"
+    marker.write_text(json.dumps({"world": "web", "code": "another version"}))
+    (tmp_path / "d" / "results.jsonl").write_text(rows[0] + "\n")
+    redone = runner.invoke(app, [*args, *small])
+    assert redone.exit_code == 0, redone.output
+    assert "starting over" in redone.output
+    assert len((tmp_path / "d" / "results.jsonl").read_text().splitlines()) == 3
+    marker.write_text(json.dumps({"world": "android", "code": "x"}))
+    other = runner.invoke(app, [*args, *small])
+    assert other.exit_code != 0 and "holds the 'android' demo" in other.output
     assert pids_of_process(os.getpid()) == []
