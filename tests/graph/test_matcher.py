@@ -79,3 +79,30 @@ def test_an_app_with_fewer_than_k_nodes_is_searched_once() -> None:
     assert calls == [len(index)]
     calls.clear()
     assert len(index.search(dialog("app3"), k=4)) == 4 and calls[0] == 32  # the usual start
+
+
+def test_a_list_row_named_by_its_own_text_is_one_structure_whatever_it_lists() -> None:
+    """A share sheet listing other contacts is the same screen: ``share_Alice`` showing
+    "Alice" is a row of kind ``share_``, as ``note_3`` is a row of kind ``note_#``."""
+    from guigraph.geometry import BBox, ScreenSize
+    from guigraph.graph.screen import ScreenView
+    from guigraph.types import Observation, UIElement
+
+    def sheet(*names: str) -> ScreenView:
+        rows = tuple(
+            UIElement(BBox(0, 100 * i, 1000, 100 * i + 90), text=name,
+                      class_name="android.widget.LinearLayout",
+                      resource_id=f"gallery:id/share_{name}", clickable=True)
+            for i, name in enumerate(names, start=1)
+        )  # fmt: skip
+        title = UIElement(BBox(0, 0, 1000, 90), text="Share to",
+                          class_name="android.widget.TextView",
+                          resource_id="gallery:id/dialog_title")  # fmt: skip
+        return ScreenView(Observation(ScreenSize(360, 780), elements=(title, *rows)))
+
+    assert sheet("Alice", "Chen").structure_tokens() == sheet("Bruno", "Dana").structure_tokens()
+    # An id that does not spell the element's text keeps its name (a "Save" button).
+    save = UIElement(BBox(0, 0, 100, 50), text="Save", class_name="android.widget.Button",
+                     resource_id="notes:id/save_note", clickable=True)  # fmt: skip
+    view = ScreenView(Observation(ScreenSize(360, 780), elements=(save,)))
+    assert view.structure_tokens() == {"button:notes:save_note"}

@@ -212,7 +212,8 @@ def _structure_token(
         # Digits masked too: list rows are often "note_3", "note_4"... one structure. The
         # app stays: android:id/title and com.example:id/title are different things.
         parsed = conventions.parse_id(element.resource_id)
-        name = _DIGITS.sub("#", (parsed.name or element.resource_id).lower())
+        name = _content_free(parsed.name or element.resource_id, element.text)
+        name = _DIGITS.sub("#", name.lower())
         token = f"{role}:{parsed.app}:{name}" if parsed.app else f"{role}:{name}"
         if conventions.is_framework_id(element.resource_id):
             return token, FRAMEWORK_WEIGHT
@@ -227,6 +228,16 @@ def _structure_token(
     label = element.text or element.content_desc or _inner_text(element, elements)
     label = _DIGITS.sub("#", label.strip().lower())
     return f"{role}:{'_'.join(label.split())}", 1.0
+
+
+def _content_free(name: str, text: str) -> str:
+    """An id that spells the element's own text (``share_Alice`` showing "Alice") names a
+    list row by its content: the row's kind is the rest, as digits are masked for
+    ``note_3`` (a share sheet listing other contacts is the same screen)."""
+    shown = "_".join(text.split()).lower()
+    if len(shown) >= 2 and name.lower().endswith(shown) and len(name) > len(shown):
+        return name[: len(name) - len(shown)] + "#"
+    return name
 
 
 def _inner_text(element: UIElement, elements: tuple[UIElement, ...]) -> str:
