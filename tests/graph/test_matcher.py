@@ -101,8 +101,17 @@ def test_a_list_row_named_by_its_own_text_is_one_structure_whatever_it_lists() -
         return ScreenView(Observation(ScreenSize(360, 780), elements=(title, *rows)))
 
     assert sheet("Alice", "Chen").structure_tokens() == sheet("Bruno", "Dana").structure_tokens()
-    # An id that does not spell the element's text keeps its name (a "Save" button).
-    save = UIElement(BBox(0, 0, 100, 50), text="Save", class_name="android.widget.Button",
-                     resource_id="notes:id/save_note", clickable=True)  # fmt: skip
-    view = ScreenView(Observation(ScreenSize(360, 780), elements=(save,)))
-    assert view.structure_tokens() == {"button:notes:save_note"}
+    # An id that does not spell the element's text keeps its name; a button's label is what
+    # the button is, so "OK" and "Cancel" of a pop-up stay apart.
+    buttons = tuple(
+        UIElement(BBox(0, 60 * i, 100, 60 * i + 50), text=text,
+                  class_name="android.widget.Button", resource_id=rid, clickable=True)
+        for i, (text, rid) in enumerate(
+            [("Save", "notes:id/save_note"), ("OK", "popup:id/popup_ok"),
+             ("Cancel", "popup:id/popup_cancel")]
+        )
+    )  # fmt: skip
+    view = ScreenView(Observation(ScreenSize(360, 780), elements=buttons))
+    assert view.structure_tokens() == {
+        "button:notes:save_note", "button:popup:popup_ok", "button:popup:popup_cancel"
+    }  # fmt: skip

@@ -212,7 +212,9 @@ def _structure_token(
         # Digits masked too: list rows are often "note_3", "note_4"... one structure. The
         # app stays: android:id/title and com.example:id/title are different things.
         parsed = conventions.parse_id(element.resource_id)
-        name = _content_free(parsed.name or element.resource_id, element.text)
+        name = parsed.name or element.resource_id
+        if "button" not in role:  # a button's label is what it is, a row's text is content
+            name = _content_free(name, element.text)
         name = _DIGITS.sub("#", name.lower())
         token = f"{role}:{parsed.app}:{name}" if parsed.app else f"{role}:{name}"
         if conventions.is_framework_id(element.resource_id):
