@@ -235,16 +235,7 @@ def document(kb: KnowledgeBase, highlight: Highlight | None = None) -> dict[str,
         }
         for e in kb.edges()
     ]
-    traces = [
-        {
-            "episode_id": t.episode_id,
-            "instruction": t.instruction,
-            "category": t.category,
-            "node_path": list(t.node_path),
-            "edge_path": list(t.edge_path),
-        }
-        for t in kb.traces()
-    ]
+    traces = [t.outline() for t in kb.traces()]
     marked = None
     if highlight is not None:
         marked = {

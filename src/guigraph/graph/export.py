@@ -112,16 +112,7 @@ def graph_document(kb: KnowledgeBase, thumbnails: bool = False) -> dict[str, Any
         }
         for e in kb.edges()
     ]
-    traces = [
-        {
-            "episode_id": t.episode_id,
-            "instruction": t.instruction,
-            "category": t.category,
-            "node_path": list(t.node_path),
-            "edge_path": list(t.edge_path),
-        }
-        for t in kb.traces()
-    ]
+    traces = [t.outline() for t in kb.traces()]
     from guigraph.graph.settings import SCHEMA_VERSION
 
     return {"schema_version": SCHEMA_VERSION, "nodes": nodes, "edges": edges, "traces": traces}

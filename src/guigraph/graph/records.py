@@ -139,6 +139,16 @@ class Trace:
     #: text. An edge keeps the example of the episode that created it; a trace keeps its own.
     values: dict[str, str] = field(default_factory=dict)
 
+    def outline(self) -> dict[str, Any]:
+        """What exports and the explorer show of a trace: its task and its path."""
+        return {
+            "episode_id": self.episode_id,
+            "instruction": self.instruction,
+            "category": self.category,
+            "node_path": list(self.node_path),
+            "edge_path": list(self.edge_path),
+        }
+
 
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
