@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from guigraph.agents.graph_policy import GraphPolicy
 from guigraph.agents.hybrid import _same_apps, _trimmed
 from guigraph.agents.roles import Plan, SubGoal
-from guigraph.agents.script import ScriptStep
+from guigraph.compiler.policy import GraphPolicy
+from guigraph.compiler.script import ScriptStep
 from guigraph.graph.records import ActionTemplate
 
 

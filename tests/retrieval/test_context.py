@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from guigraph.compiler.values import ValueIndex
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.records import ActionTemplate, Edge, Trace
 from guigraph.retrieval.context import GraphData, clauses, fill_trace_slots, retrieve
-from guigraph.retrieval.values import ValueIndex
 from tests.graph.conftest import make_recorders
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from guigraph.agents.graph_policy import GraphPlanner, GraphPolicy
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.model_acting import ModelDecider
 from guigraph.agents.model_roles import ModelNarrator, ModelPlanner
@@ -26,6 +25,7 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
+from guigraph.compiler.policy import GraphPlanner, GraphPolicy
 from guigraph.types import Action, ActionType, Task
 
 #: Sources whose proposals need no model check: the graph, and the policy's own safe rules.

@@ -19,7 +19,6 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.agents.graph_policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.agents.hybrid import TRUSTED, HybridDecider, HybridNarrator, HybridPlanner
 from guigraph.agents.loop import Team
 from guigraph.agents.model_acting import (
@@ -43,6 +42,7 @@ from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Narrator, Observer, Verifier
 from guigraph.agents.team import kb_locator
 from guigraph.agents.verifier import RuleVerifier
+from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.errors import ConfigError
 from guigraph.types import ActionType, Task
 

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from guigraph.agents.graph_policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.agents.loop import Locator, Team
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
@@ -20,6 +19,7 @@ from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
+from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 

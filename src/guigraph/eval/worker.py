@@ -78,7 +78,7 @@ def job_id(job: Job) -> str:
 
 class Worker:
     def __init__(self, spec: EvalSpec, concurrency: int = 1) -> None:
-        from guigraph.agents.graph_policy import GraphView
+        from guigraph.compiler.policy import GraphView
         from guigraph.graph.kb import KnowledgeBase
         from guigraph.llm.limits import ConcurrencyLimit
 

@@ -12,13 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import content_words, fill_slot
-from guigraph.retrieval.values import type_site
+from guigraph.compiler.slots import content_words, fill_slot
+from guigraph.compiler.values import type_site
 
 if TYPE_CHECKING:
+    from guigraph.compiler.values import Site, ValueIndex
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
-    from guigraph.retrieval.values import Site, ValueIndex
 
 #: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
 CHARS_PER_TOKEN = 4
@@ -148,7 +148,7 @@ class GraphData:
 
     @classmethod
     def load(cls, kb: KnowledgeBase) -> GraphData:
-        from guigraph.retrieval.values import ValueIndex
+        from guigraph.compiler.values import ValueIndex
 
         edges = {edge.edge_id: edge for edge in kb.edges()}
         index = ValueIndex.build(kb.traces(), edges)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.slots import content_words, words
 from guigraph.envs import conventions
-from guigraph.retrieval.slots import content_words, words
 
 if TYPE_CHECKING:
-    from guigraph.agents.script import ScriptStep
+    from guigraph.compiler.script import ScriptStep
     from guigraph.graph.records import Edge, Node, Trace
 
 

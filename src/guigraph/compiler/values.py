@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import STOPWORDS, normalize_units, value_shape, words
+from guigraph.compiler.slots import STOPWORDS, normalize_units, value_shape, words
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace

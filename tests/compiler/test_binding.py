@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from guigraph.agents.script import ScriptStep, bind
+from guigraph.compiler.script import ScriptStep, bind
+from guigraph.compiler.values import ValueIndex
 from guigraph.graph.records import ActionTemplate, Trace
-from guigraph.retrieval.values import ValueIndex
 
 ALIASES = {"shopmall": "ShopMall", "viewtube": "ViewTube", "camera": "Camera"}
 DONOR = "Find the price of the Lumen camera bag and note it down under Work"

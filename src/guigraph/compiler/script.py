@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.slots import content_words, fill_slot
+from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
-from guigraph.retrieval.slots import content_words, fill_slot
-from guigraph.retrieval.values import Site, ValueIndex, type_site
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace

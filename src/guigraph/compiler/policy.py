@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.agents.fields import learn_field_words
-from guigraph.agents.grounding import ground, step_text
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
     Feedback,
@@ -29,10 +27,12 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
-from guigraph.agents.script import ScriptStep, app_aliases, is_dismissal, is_home
-from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
+from guigraph.compiler.fields import learn_field_words
+from guigraph.compiler.grounding import ground, step_text
+from guigraph.compiler.script import ScriptStep, app_aliases, is_dismissal, is_home
+from guigraph.compiler.stitch import PlanChoice, apps_named, rank_plans
+from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
-from guigraph.retrieval.values import ValueIndex
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class GraphView:
     def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
         from collections import Counter
 
-        from guigraph.retrieval.slots import content_words
+        from guigraph.compiler.slots import content_words
 
         with_app: dict[str, Counter[str]] = {}
         overall: Counter[str] = Counter()
@@ -579,8 +579,8 @@ def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) 
 def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[ScriptStep] | None:
     """Steps from a recorded trace leaving ``here`` that type a value and then tap it, where
     that value is of the same kind as ``step``'s (the two sites share recorded values)."""
-    from guigraph.agents.script import trace_script
-    from guigraph.retrieval.values import type_site
+    from guigraph.compiler.script import trace_script
+    from guigraph.compiler.values import type_site
 
     wanted_kind = view.values.known((step.node, "click"))
     for trace in view.traces:
@@ -615,7 +615,7 @@ def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[Scri
 
 def _is_task_value(step: ScriptStep) -> bool:
     """A tap whose label is a value of the task (bound anew, or named by the instruction)."""
-    from guigraph.retrieval.slots import content_words
+    from guigraph.compiler.slots import content_words
 
     if step.label != step.template.target_label:
         return True

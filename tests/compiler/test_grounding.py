@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from guigraph.agents.grounding import find_target, ground
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.roles import SemanticState
-from guigraph.agents.script import ScriptStep
+from guigraph.compiler.grounding import find_target, ground
+from guigraph.compiler.script import ScriptStep
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.records import ActionTemplate
 from guigraph.types import Observation, UIElement

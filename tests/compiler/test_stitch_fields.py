@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from guigraph.agents.fields import asked_fields, learn_field_words, offered_fields, until_shown
-from guigraph.agents.script import ScriptStep
+from guigraph.compiler.fields import asked_fields, learn_field_words, offered_fields, until_shown
+from guigraph.compiler.script import ScriptStep
 from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}

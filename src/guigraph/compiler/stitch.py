@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from guigraph.agents.fields import asked_fields, offered_fields, source_words, until_shown
-from guigraph.agents.script import (
+from guigraph.compiler.fields import asked_fields, offered_fields, source_words, until_shown
+from guigraph.compiler.script import (
     Binding,
     FillCache,
     ScriptStep,
@@ -25,9 +25,9 @@ from guigraph.agents.script import (
     segments,
     trace_script,
 )
+from guigraph.compiler.slots import STOPWORDS, content_words, words
+from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
-from guigraph.retrieval.slots import STOPWORDS, content_words, words
-from guigraph.retrieval.values import ValueIndex
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node, Trace

@@ -12,10 +12,10 @@ import re
 
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
-from guigraph.agents.script import ScriptStep
+from guigraph.compiler.script import ScriptStep
+from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
 from guigraph.geometry import Point
-from guigraph.retrieval.slots import content_words
 from guigraph.types import Action, ActionType, ScrollDirection
 
 _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
