@@ -94,15 +94,16 @@ def _trimmed(policy: GraphPolicy, graph_plan: Plan, model_plan: Plan) -> Plan:
     if graph_apps[: len(model_apps)] != model_apps:
         return graph_plan
     seen: list[str] = []
-    for index, step in enumerate(policy.script):
+    script = policy.script
+    for index, step in enumerate(script):
         app = (step.app or "").strip().lower()
         if step.home or not app or (seen and seen[-1] == app):
             continue
         if len(seen) == len(model_apps):
-            kept = policy.script[:index]
-            while kept and (kept[-1].home or kept[-1].template.type in _LEAVING):
-                kept.pop()
-            policy.script = kept
+            end = index
+            while end and (script[end - 1].home or script[end - 1].template.type in _LEAVING):
+                end -= 1
+            policy.end_before(end)
             break
         seen.append(app)
     goals = [g for g in graph_plan.subgoals if (g.app or "").strip().lower() in model_apps]
@@ -174,10 +175,9 @@ class HybridDecider:
         typed = self.model.decide(subgoal, state, history, feedback, memory)
         if typed.action == proposal.action:
             return proposal
-        policy = self.planner.policy
-        if typed.action.type is ActionType.TYPE and policy.pending is not None:
+        if typed.action.type is ActionType.TYPE:
             # The graph's step with the model's value: the script moves on once it is typed.
-            policy.pending = (policy.pending[0], typed.action)
+            self.planner.policy.take_value(typed.action)
         return typed
 
     def _vouched(self, proposal: Proposal, state: SemanticState) -> bool:
@@ -200,11 +200,8 @@ class HybridDecider:
         screen is on: its routes back to a stale cursor would undo the model's progress."""
         if self.model_steps == 0:
             return True
-        policy = self.planner.policy
-        if policy.pending is None or policy.pending[0] is None:
-            return False
-        node = policy.script[policy.pending[0]].node
-        return state.node_id is not None and state.node_id == str(node)
+        node = self.planner.policy.pending_state()
+        return node is not None and state.node_id is not None and state.node_id == str(node)
 
 
 def _went_wrong(history: Sequence[HistoryEntry]) -> bool:

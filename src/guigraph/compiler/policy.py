@@ -215,20 +215,40 @@ def _freeze_long_lived() -> None:
     gc.freeze()
 
 
+@dataclass(frozen=True)
+class PendingStep:
+    """The step proposed last and not yet judged: its script index (None for a step of a
+    route back to the plan) and the action grounded for it."""
+
+    index: int | None
+    action: Action
+
+
 @dataclass
-class GraphPolicy:
-    view: GraphView
-    mode: str = "graph"  # "graph" or "trace"
+class PolicyState:
+    """Where one episode is in its plan. ``GraphPolicy.advance`` moves it once per executed
+    step (when the history grows); deciding reads it and records the step it proposes."""
+
     script: list[ScriptStep] = field(default_factory=list)
     cursor: int = 0
-    pending: tuple[int | None, Action] | None = None
+    pending: PendingStep | None = None
     route: list[ScriptStep] = field(default_factory=list)
     reveal_scrolls: int = 0
-    notes: list[str] = field(default_factory=list)
     alternatives: list[PlanChoice] = field(default_factory=list)
     detoured: set[tuple[int, str]] = field(default_factory=set)
     choice: PlanChoice | None = None
     started: bool = False
+    #: Steps of the history already judged: a second call in the same step (a retried
+    #: proposal, the planner then the decider) must not judge the last step again.
+    judged_steps: int = 0
+
+
+@dataclass
+class GraphPolicy:
+    view: GraphView
+    mode: str = "graph"  # "graph" or "trace"
+    state: PolicyState = field(default_factory=PolicyState)
+    notes: list[str] = field(default_factory=list)
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
@@ -250,43 +270,43 @@ class GraphPolicy:
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")
-        choice, self.alternatives = ranked[0], ranked[1:]
-        self.choice, self.script = choice, choice.steps
+        choice, self.state.alternatives = ranked[0], ranked[1:]
+        self.state.choice, self.state.script = choice, choice.steps
         how = "stitched from" if choice.stitched else "following"
         self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
-        return Plan(_subgoals(self.script), rationale=self.notes[-1])
+        return Plan(_subgoals(self.state.script), rationale=self.notes[-1])
 
     def start_in(self, state: SemanticState) -> None:
         """Before the first step: an option about as good as the plan that starts in the app
         already on the screen beats one that needs another app first (two sites' login pages
         take the same instruction; the episode began on one of them)."""
-        if self.started:
+        if self.state.started:
             return
-        self.started = True
+        self.state.started = True
         here = state.app
-        if self.choice is None or not here or is_home(here):
+        if self.state.choice is None or not here or is_home(here):
             return
-        if _first_app(self.script) in (None, here):
+        if _first_app(self.state.script) in (None, here):
             return
-        for i, option in enumerate(self.alternatives):
-            if option.score < self.choice.score - START_APP_MARGIN:
+        for i, option in enumerate(self.state.alternatives):
+            if option.score < self.state.choice.score - START_APP_MARGIN:
                 continue
             if _first_app(option.steps) == here:
-                self.alternatives[i] = self.choice
-                self.choice, self.script = option, option.steps
+                self.state.alternatives[i] = self.state.choice
+                self.state.choice, self.state.script = option, option.steps
                 self.notes.append(f"{here} is on the screen: following {', '.join(option.donors)}")
                 return
 
     def subgoal(self) -> SubGoal:
         if self.done:
             return SubGoal("finish the task", final=True)
-        step = self.script[self.cursor]
+        step = self.state.script[self.state.cursor]
         # A step that leaves its app (home, another app) belongs to where it goes: the verifier
         # must not hold the team in an app the plan is done with.
         destination = self.view.nodes.get(step.jumps_to) if step.jumps_to is not None else None
         app = destination.app if destination is not None else step.app
         return SubGoal(
-            f"in {step.app or 'home'}: step {self.cursor + 1} of {len(self.script)}",
+            f"in {step.app or 'home'}: step {self.state.cursor + 1} of {len(self.state.script)}",
             app=None if is_home(app) else app,
             target_node=str(step.node),
             segment=step.segment,
@@ -294,7 +314,7 @@ class GraphPolicy:
 
     @property
     def done(self) -> bool:
-        return bool(self.script) and self.cursor >= len(self.script)
+        return bool(self.state.script) and self.state.cursor >= len(self.state.script)
 
     # -- deciding -----------------------------------------------------------------------
     def decide(
@@ -303,7 +323,7 @@ class GraphPolicy:
     ) -> Proposal:  # fmt: skip
         self.advance(history)
         _remember_screen(state, memory, len(history))
-        if not self.script:
+        if not self.state.script:
             return Proposal(Action(ActionType.IMPOSSIBLE), reason="no plan")
         if self.done:
             return Proposal(Action(ActionType.COMPLETE), reason="every planned step is done")
@@ -315,7 +335,7 @@ class GraphPolicy:
             proposal = choose(state, feedback, memory)
             if proposal is not None and proposal.action not in feedback.banned:
                 return proposal
-        self.pending = None
+        self.state.pending = None
         back = Action(ActionType.PRESS_BACK)
         if back in feedback.banned and is_home(state.app):
             # Every way out of the home screen this policy knows was tried, and found nothing.
@@ -323,23 +343,51 @@ class GraphPolicy:
         return Proposal(back, reason="every option was banned")
 
     def advance(self, history: Sequence[HistoryEntry]) -> None:
-        """Move past the step proposed last time, if it was executed and did something."""
-        if self.pending is None or not history:
+        """Judge the step proposed last, once per executed step: move past it if it was
+        executed and did something."""
+        state = self.state
+        if len(history) <= state.judged_steps:
             return
-        index, action = self.pending
+        state.judged_steps = len(history)
+        if state.pending is None:
+            return
+        index, action = state.pending.index, state.pending.action
         last = history[-1]
         worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
         if last.outcome.status is OutcomeStatus.NO_EFFECT and index is not None:
             # An in-page step may change nothing visible (an item added to a cart off screen);
             # repeating it would not help. A step that should have left the state did fail.
-            worked = self.script[index].jumps_to is None
+            worked = state.script[index].jumps_to is None
         if last.action == action and worked:
-            if index is None and self.route:
-                self.route.pop(0)
+            if index is None and state.route:
+                state.route.pop(0)
             elif index is not None:
-                self.cursor = index + 1
-                self.reveal_scrolls = 0
-        self.pending = None
+                state.cursor = index + 1
+                state.reveal_scrolls = 0
+        state.pending = None
+
+    # -- what the hybrid team may ask and change ------------------------------------------
+    @property
+    def script(self) -> Sequence[ScriptStep]:
+        """The plan's steps (read-only: change them through the methods below)."""
+        return tuple(self.state.script)
+
+    def pending_state(self) -> int | None:
+        """The graph state of the script step proposed last; None for none or a route step."""
+        pending = self.state.pending
+        if pending is None or pending.index is None:
+            return None
+        return self.state.script[pending.index].node
+
+    def take_value(self, action: Action) -> None:
+        """The step proposed last is taken with another action (the model typed the value):
+        judge that action instead, so that the script moves on once it is executed."""
+        if self.state.pending is not None:
+            self.state.pending = replace(self.state.pending, action=action)
+
+    def end_before(self, index: int) -> None:
+        """End the script before step ``index`` (another team member does the rest)."""
+        del self.state.script[index:]
 
     def _here(self, state: SemanticState) -> int | None:
         return int(state.node_id) if state.node_id is not None else None
@@ -350,7 +398,7 @@ class GraphPolicy:
         grounded = ground(step, state, memory)
         if grounded is None:
             return None
-        self.pending = (index, grounded.action)
+        self.state.pending = PendingStep(index, grounded.action)
         expect = step.jumps_to if step.jumps_to is not None else step.node
         node = self.view.nodes.get(expect)
         app = node.app if node is not None else None
@@ -362,18 +410,18 @@ class GraphPolicy:
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         if conventions.active().is_loading(list(state.texts)):
-            self.pending = None
+            self.state.pending = None
             return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="the screen is loading")
         return None
 
     def _current_step(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        step = self.script[self.cursor]
+        step = self.state.script[self.state.cursor]
         here = self._here(state)
         kind = step.template.type
         if kind in ("click", "long_press"):
-            proposal = self._proposal(self.cursor, step, state, memory)
+            proposal = self._proposal(self.state.cursor, step, state, memory)
             # Where the step belongs (or, unlocalized, in its app: another screen size can
             # hide the target below the fold), look further down before giving up on it.
             in_place = here == step.node or (here is None and _same_app(state.app, step.app))
@@ -391,28 +439,30 @@ class GraphPolicy:
             typing_possible = state.focused_field is not None or not state.elements
             if not typing_possible:
                 return self._refocus(state, memory)
-            if _already_typed(step, state, memory) and self.cursor + 1 < len(self.script):
+            if _already_typed(step, state, memory) and self.state.cursor + 1 < len(
+                self.state.script
+            ):
                 # Typing appends: a field that already holds the value (a retried step, a
                 # detour back through the same search) is left as it is.
-                self.cursor += 1
-                self.pending = None
+                self.state.cursor += 1
+                self.state.pending = None
                 return self._current_step(state, feedback, memory)
-            return self._proposal(self.cursor, step, state, memory)
+            return self._proposal(self.state.cursor, step, state, memory)
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
-            return self._proposal(self.cursor, step, state, memory)
+            return self._proposal(self.state.cursor, step, state, memory)
         return None
 
     def _refocus(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
         """Typing needs a focused field and none is (a pop-up came and went, the page drew
         itself again): tap once more the field the plan tapped to focus it."""
-        if self.cursor == 0:
+        if self.state.cursor == 0:
             return None
-        previous = self.script[self.cursor - 1]
+        previous = self.state.script[self.state.cursor - 1]
         if previous.template.type != "click":
             return None
         if not conventions.active().is_field_class(previous.template.target_role):
             return None
-        return self._proposal(self.cursor - 1, previous, state, memory)
+        return self._proposal(self.state.cursor - 1, previous, state, memory)
 
     def _detour_for_value(
         self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
@@ -420,16 +470,16 @@ class GraphPolicy:
         """The value to tap is not offered here (no conversation with Jonas yet): splice in a
         recorded way from this state that types a value of the same kind and then taps it
         (new message, type the name, pick the suggestion)."""
-        step = self.script[self.cursor]
+        step = self.state.script[self.state.cursor]
         if self.mode != "graph" or here is None or not _is_task_value(step):
             return None
-        if (here, step.label) in self.detoured:
+        if (here, step.label) in self.state.detoured:
             return None  # that way was tried here already and still did not offer the value
-        self.detoured.add((here, step.label))
+        self.state.detoured.add((here, step.label))
         detour = find_value_detour(self.view, here, step)
         if detour is None:
             return None
-        self.script[self.cursor : self.cursor + 1] = detour
+        self.state.script[self.state.cursor : self.state.cursor + 1] = detour
         self.notes.append(f"typed {step.label!r} through another recorded way at state {here}")
         return self._current_step(state, feedback, memory)
 
@@ -440,15 +490,15 @@ class GraphPolicy:
         contact list, say): continue with the next option that passes through this state."""
         if self.mode != "graph" or here is None:
             return None
-        current = {s.trace_id for s in self.script}
-        while self.alternatives:
-            option = self.alternatives.pop(0)
+        current = {s.trace_id for s in self.state.script}
+        while self.state.alternatives:
+            option = self.state.alternatives.pop(0)
             if {s.trace_id for s in option.steps} == current:
                 continue
             at = next((i for i, s in enumerate(option.steps) if s.node == here), None)
             if at is None:
                 continue
-            self.script, self.cursor = option.steps, at
+            self.state.script, self.state.cursor = option.steps, at
             self.notes.append(f"switched to {', '.join(option.donors)} at state {here}")
             return self._current_step(state, feedback, memory)
         return None
@@ -456,22 +506,26 @@ class GraphPolicy:
     def _reveal(self, state: SemanticState) -> Proposal | None:
         """The target is not visible in its own state: scroll the list to find it."""
         scrollable = any(e.element.scrollable for e in state.elements)
-        if self.reveal_scrolls >= MAX_REVEAL_SCROLLS or not scrollable:
+        if self.state.reveal_scrolls >= MAX_REVEAL_SCROLLS or not scrollable:
             return None
-        self.reveal_scrolls += 1
-        self.pending = None
+        self.state.reveal_scrolls += 1
+        self.state.pending = None
         return Proposal(Action.scroll(ScrollDirection.UP), reason="look further down the list")
 
     def _skip_ahead(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         here = self._here(state)
-        if here is None or here == self.script[self.cursor].node or self.mode == "trace":
+        if (
+            here is None
+            or here == self.state.script[self.state.cursor].node
+            or self.mode == "trace"
+        ):
             return None
-        horizon = self.script[self.cursor + 1 : self.cursor + 1 + LOOKAHEAD]
-        for index, step in enumerate(horizon, self.cursor + 1):
+        horizon = self.state.script[self.state.cursor + 1 : self.state.cursor + 1 + LOOKAHEAD]
+        for index, step in enumerate(horizon, self.state.cursor + 1):
             if step.node == here:
-                self.cursor = index
+                self.state.cursor = index
                 return self._current_step(state, feedback, memory)
         return None
 
@@ -480,7 +534,7 @@ class GraphPolicy:
     ) -> Proposal | None:
         for view in state.elements:
             if view.role == "button" and is_dismissal(view.label):
-                self.pending = None
+                self.state.pending = None
                 return Proposal(
                     Action.click(view.center.x, view.center.y), view, "dismiss the pop-up"
                 )
@@ -492,20 +546,22 @@ class GraphPolicy:
         here = self._here(state)
         if self.mode != "graph":
             return None
-        if self.script[self.cursor].home and not is_home(state.app):
-            self.pending = None  # home is one key away from anywhere
+        if self.state.script[self.state.cursor].home and not is_home(state.app):
+            self.state.pending = None  # home is one key away from anywhere
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         if here is None:
             return None
-        if not self.route or self.route[0].node != here:
-            self.route = self._route(here, self.script[self.cursor].node)
-        while len(self.route) > 1 and _already_typed(self.route[0], state, memory):
-            self.route.pop(0)  # the field holds the value from an earlier pass: typing appends
-        if not self.route:
+        if not self.state.route or self.state.route[0].node != here:
+            self.state.route = self._route(here, self.state.script[self.state.cursor].node)
+        while len(self.state.route) > 1 and _already_typed(self.state.route[0], state, memory):
+            self.state.route.pop(
+                0
+            )  # the field holds the value from an earlier pass: typing appends
+        if not self.state.route:
             return None
-        proposal = self._proposal(None, self.route[0], state, memory)
+        proposal = self._proposal(None, self.state.route[0], state, memory)
         if proposal is None:
-            self.route = []
+            self.state.route = []
         return proposal
 
     def _route(self, here: int, goal: int) -> list[ScriptStep]:
@@ -545,13 +601,15 @@ class GraphPolicy:
 
     def _planned_typing(self, node: int) -> ScriptStep | None:
         """The plan's own typing in ``node``, to reuse when a route passes through it."""
-        return next((s for s in self.script if s.node == node and s.template.type == "type"), None)
+        return next(
+            (s for s in self.state.script if s.node == node and s.template.type == "type"), None
+        )
 
     def _fallback(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        self.pending = None
-        step = self.script[self.cursor]
+        self.state.pending = None
+        step = self.state.script[self.state.cursor]
         if is_home(state.app):
             return None
         if step.app and state.app != step.app and not step.home:
