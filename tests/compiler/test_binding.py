@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from guigraph.compiler.script import ScriptStep, bind
 from guigraph.compiler.values import ValueIndex
-from guigraph.graph.records import ActionTemplate, Trace
+from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
+from guigraph.types import ActionType
 
 ALIASES = {"shopmall": "ShopMall", "viewtube": "ViewTube", "camera": "Camera"}
 DONOR = "Find the price of the Lumen camera bag and note it down under Work"
 
 
 def search_step() -> tuple[ScriptStep, Trace]:
-    typing = ActionTemplate("type", text="{text1}", text_sources=(("text1", "instruction"),))
-    step = ScriptStep(28, typing, None, "ShopMall", "t1", slot_key="7")
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    step = ScriptStep(28, typing, None, "ShopMall", "t1", edge_id=7)
     trace = Trace("t1", DONOR, "Multi_Apps", ("ShopMall",), (1, 28), (7,), 3,
-                  values={"7:text1": "Lumen camera bag"})  # fmt: skip
+                  values={SlotKey(7, "text1"): "Lumen camera bag"})  # fmt: skip
     return step, trace
 
 
@@ -33,11 +36,13 @@ def test_a_common_noun_that_is_also_an_app_does_not_count() -> None:
 
 
 def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> None:
-    typing = ActionTemplate("type", text="{text1}", text_sources=(("text1", "instruction"),))
-    step = ScriptStep(25, typing, None, "Messages", "t2", slot_key="9")
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    step = ScriptStep(25, typing, None, "Messages", "t2", edge_id=9)
     donor = "Send Bruno a message saying running late"
     trace = Trace("t2", donor, "Social_Sharing", ("Messages",), (1, 25), (9,), 3,
-                  values={"9:text1": "running late"})  # fmt: skip
+                  values={SlotKey(9, "text1"): "running late"})  # fmt: skip
     sent = "Send Dana a message saying who sings Gold Hearts"
     told = bind([step], trace, sent, ValueIndex(), aliases=ALIASES)
     assert told.unfilled == 0 and told.steps[0].text == "who sings Gold Hearts"

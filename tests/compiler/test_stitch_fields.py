@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from guigraph.compiler.fields import asked_fields, learn_field_words, offered_fields, until_shown
 from guigraph.compiler.script import ScriptStep
-from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
+from guigraph.graph.records import ActionTemplate, Edge, Node, TextSource, Trace
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
 
@@ -39,8 +39,8 @@ def test_a_segment_offers_the_asked_field_it_passes_but_not_headers_buttons_or_p
     def offered(instruction: str) -> list[str]:
         return offered_fields([step], asked_fields(instruction, ALIASES), nodes)
 
-    assert offered("Tell Dana who sings Gold Hearts") == ["screen:music:id/artist"]
-    assert offered("Message Dana the song title") == ["screen:music:id/song_title"]
+    assert offered("Tell Dana who sings Gold Hearts") == [TextSource.screen("music:id/artist")]
+    assert offered("Message Dana the song title") == [TextSource.screen("music:id/song_title")]
     # "title" alone is a screen's header; "like" is a button; a pop-up's message is no value.
     assert offered("Message Dana: like it, rate it, dialog") == []
 
@@ -76,14 +76,16 @@ def test_a_segment_read_only_for_its_field_stops_where_the_field_is_shown() -> N
     asked = asked_fields("Tell Hiro how much the Atlas lamp costs", ALIASES)
     cut = until_shown(steps, offered_fields(steps, asked, nodes), nodes)
     assert [s.template.target_label for s in cut] == ["", "Go", "Atlas lamp"]
-    assert offered_fields(cut, asked, nodes) == ["screen:shop:id/price"]
+    assert offered_fields(cut, asked, nodes) == [TextSource.screen("shop:id/price")]
 
 
 def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     """Without ids the product page's "$12.99" is a price because the runs that typed it
     said "price"; each run's own product name is not the field's name."""
     key = "@shopmall/textview:9$.#0"
-    note = ActionTemplate(type="type", text="{text1}", text_sources=(("text1", f"screen:{key}"),))
+    note = ActionTemplate(
+        type="type", text="{text1}", text_sources=(("text1", TextSource.screen(key)),)
+    )
     edge = Edge(7, 1, 2, (note,), (), "", 2)
     traces = [
         Trace(
@@ -111,5 +113,5 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
         5, ActionTemplate(type="click", target_label="Atlas lamp"), 6, "ShopMall", "t"
     )
     asked = asked_fields("Tell Hiro the Atlas lamp price", ALIASES)
-    assert offered_fields([step], asked, {6: page}, learned) == [f"screen:{key}"]
+    assert offered_fields([step], asked, {6: page}, learned) == [TextSource.screen(key)]
     assert offered_fields([step], asked, {6: page}) == []  # nothing names the field

@@ -11,6 +11,8 @@ import pytest
 from guigraph.errors import KnowledgeBaseError
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import DB_FILE, KnowledgeBase
+from guigraph.graph.records import ActionTemplate, SlotKey, TextSource
+from guigraph.types import ActionType
 from tests.graph.conftest import sources
 from tests.graph.world import Recorder, search_episode, shop_episode
 
@@ -80,3 +82,24 @@ def test_empty_kb_answers_empty(tmp_path: Path) -> None:
     obs = shop_episode("x", "tea").episode().steps[0].observation
     assert empty.match_state(obs) == [] and empty.search_traces("anything") == []
     assert empty.stats()["average_degree"] == 0.0
+
+
+def test_typed_graph_records_keep_the_stored_form_and_name_bad_input() -> None:
+    """Text sources, slot keys and action types are records in memory and the same strings
+    in the KB file, so KBs built before them read unchanged; a bad one names what it expected."""
+    data = {"type": "type", "text": "{text1} {text2}",
+            "text_sources": {"text1": "instruction", "text2": "screen:shop:id/price"}}  # fmt: skip
+    template = ActionTemplate.from_dict(data)
+    assert template.type is ActionType.TYPE
+    assert template.source_of("text2") == TextSource.screen("shop:id/price")
+    assert template.source_of("text1") == TextSource.instruction()
+    assert template.to_dict() == data
+    assert SlotKey.parse("7:text1") == SlotKey(7, "text1")
+    assert SlotKey.parse("tail:text2") == SlotKey(None, "text2")
+    assert str(SlotKey(None, "text2")) == "tail:text2"
+    with pytest.raises(KnowledgeBaseError, match="expected '<edge id>:<slot>'"):
+        SlotKey.parse("route:text1")
+    with pytest.raises(KnowledgeBaseError, match="'instruction' or 'screen:<element key>'"):
+        TextSource.parse("clipboard")
+    with pytest.raises(KnowledgeBaseError, match="field 'type': expected one of click"):
+        ActionTemplate.from_dict({"type": "tap"})

@@ -9,7 +9,7 @@ import pytest
 from guigraph.compiler.values import ValueIndex
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
-from guigraph.graph.records import ActionTemplate, Edge, Trace
+from guigraph.graph.records import ActionTemplate, Edge, SlotKey, TextSource, Trace
 from guigraph.retrieval.context import GraphData, clauses, fill_trace_slots, retrieve
 from tests.graph.conftest import make_recorders
 
@@ -95,12 +95,15 @@ def test_slots_are_filled_with_the_values_kinds_as_the_team_fills_them() -> None
     search = ActionTemplate("click", target_label="Search products")
     typing = ActionTemplate(
         "type", text="{text1} {text2}",
-        text_sources=(("text1", "instruction"), ("text2", "screen:shop:id/price")),
+        text_sources=(
+            ("text1", TextSource.instruction()), ("text2", TextSource.screen("shop:id/price"))
+        ),
     )  # fmt: skip
     edge = Edge(7, 4, 5, (search, typing), (), "", 1)
     trace = Trace("t", "Find the price of the Atlas lamp and note it", "Multi_Apps",
                   ("ShopMall",), (4, 5), (7,), 2,
-                  values={"7:text1": "Atlas lamp", "7:text2": "$12.00"})  # fmt: skip
+                  values={SlotKey(7, "text1"): "Atlas lamp",
+                          SlotKey(7, "text2"): "$12.00"})  # fmt: skip
     index = ValueIndex()
     index.by_site[(4, "type:search products")] |= {"Atlas lamp", "Nova kettle", "Orbit watch"}
     index.by_site[(9, "type:city name")] |= {"Sydney", "Oslo", "Paris"}
@@ -108,10 +111,11 @@ def test_slots_are_filled_with_the_values_kinds_as_the_team_fills_them() -> None
     new = "Find the price of the Sydney and note it"
     # Without the graph: plain alignment, and the screen slot looks like a missing value.
     plain = fill_trace_slots(trace, new)
-    assert plain == ({"7:text1": "Sydney", "7:text2": "$12.00"}, ("7:text2",))
+    text1, text2 = SlotKey(7, "text1"), SlotKey(7, "text2")
+    assert plain == ({text1: "Sydney", text2: "$12.00"}, (text2,))
     values, missing = fill_trace_slots(trace, new, graph)
-    assert values == {"7:text1": "Atlas lamp"} and missing == ("7:text1",)
+    assert values == {text1: "Atlas lamp"} and missing == (text1,)
     values, missing = fill_trace_slots(
         trace, "Find the price of the Nova kettle and note it", graph
     )
-    assert values == {"7:text1": "Nova kettle"} and not missing
+    assert values == {text1: "Nova kettle"} and not missing

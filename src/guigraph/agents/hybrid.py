@@ -34,7 +34,7 @@ TRUSTED = frozenset({"graph", "rule"})
 #: a pop-up, finish a completed script. Its blind back/home when lost is left to the model.
 _RULE_ACTIONS = {ActionType.WAIT, ActionType.CLICK, ActionType.COMPLETE}
 _TASK_DIALOG_LABELS = {"cancel", "close"}
-_LEAVING = {"press_home", "press_recent", "open_app"}
+_LEAVING = {ActionType.PRESS_HOME, ActionType.PRESS_RECENT, ActionType.OPEN_APP}
 #: Graph proposals per step before the model decides (a rule rejection gets one retry).
 GRAPH_TRIES = 2
 

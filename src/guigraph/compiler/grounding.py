@@ -36,7 +36,7 @@ def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
 def _screen_value(step: ScriptStep, slot: str, memory: FocusMemory | None) -> str | None:
     source = dict(step.screen_slots)[slot]
     for where in (source, step.fallback_source):
-        value = memory.recall(where) if memory and where else None
+        value = memory.recall(where.encoded()) if memory and where else None
         if value is not None:
             return value
     return None

@@ -33,6 +33,7 @@ from guigraph.compiler.script import ScriptStep, app_aliases, is_dismissal, is_h
 from guigraph.compiler.stitch import PlanChoice, apps_named, rank_plans
 from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
+from guigraph.graph.records import TextSource
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ class GraphView:
         routes = nx.DiGraph()
         for edge in sorted(edges.values(), key=lambda e: e.count):
             # Routes avoid transitions that need typed values: those belong to the plan.
-            typing = any(a.type == "type" for a in edge.actions)
+            typing = any(a.type is ActionType.TYPE for a in edge.actions)
             cost = 1.0 + 1.0 / edge.count + (3.0 if typing else 0.0)
             routes.add_edge(edge.source, edge.target, edge_id=edge.edge_id, cost=cost)
         traces = kb.traces()
@@ -420,7 +421,7 @@ class GraphPolicy:
         step = self.state.script[self.state.cursor]
         here = self._here(state)
         kind = step.template.type
-        if kind in ("click", "long_press"):
+        if step.template.taps:
             proposal = self._proposal(self.state.cursor, step, state, memory)
             # Where the step belongs (or, unlocalized, in its app: another screen size can
             # hide the target below the fold), look further down before giving up on it.
@@ -435,7 +436,7 @@ class GraphPolicy:
                     or self._switch_plan(here, state, feedback, memory)
                 )
             return proposal
-        if kind == "type":
+        if kind is ActionType.TYPE:
             typing_possible = state.focused_field is not None or not state.elements
             if not typing_possible:
                 return self._refocus(state, memory)
@@ -458,7 +459,7 @@ class GraphPolicy:
         if self.state.cursor == 0:
             return None
         previous = self.state.script[self.state.cursor - 1]
-        if previous.template.type != "click":
+        if previous.template.type is not ActionType.CLICK:
             return None
         if not conventions.active().is_field_class(previous.template.target_role):
             return None
@@ -602,7 +603,8 @@ class GraphPolicy:
     def _planned_typing(self, node: int) -> ScriptStep | None:
         """The plan's own typing in ``node``, to reuse when a route passes through it."""
         return next(
-            (s for s in self.state.script if s.node == node and s.template.type == "type"), None
+            (s for s in self.state.script if s.node == node and s.template.type is ActionType.TYPE),
+            None,
         )
 
     def _fallback(
@@ -627,7 +629,7 @@ def _first_app(script: Sequence[ScriptStep]) -> str | None:
 
 def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:
     """A typing step whose text the focused field already shows."""
-    if step.template.type != "type":
+    if step.template.type is not ActionType.TYPE:
         return False
     field = state.focused_field
     shown = (field.element.text or "").strip() if field is not None else ""
@@ -652,11 +654,11 @@ def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[Scri
         for i, candidate in enumerate(script[start : start + 6], start):
             kind = candidate.template.type
             if (
-                kind == "type"
+                kind is ActionType.TYPE
                 and len(wanted_kind & view.values.known(type_site(candidate.node, field))) >= 2
             ):
                 typed_at = i
-            elif kind in ("click", "long_press"):
+            elif candidate.template.taps:
                 if (
                     typed_at is not None
                     and len(wanted_kind & view.values.known((candidate.node, "click"))) >= 2
@@ -706,7 +708,8 @@ def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> No
     """Keep every identified text: a later app may need a value shown here (focus memory)."""
     for view in state.elements:
         if view.element.text:
-            memory.remember(f"screen:{view.key}", view.element.text, state.app, step)
+            key = TextSource.screen(view.key).encoded()
+            memory.remember(key, view.element.text, state.app, step)
 
 
 def _subgoals(script: Sequence[ScriptStep]) -> tuple[SubGoal, ...]:

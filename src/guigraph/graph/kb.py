@@ -24,7 +24,7 @@ from guigraph.graph.kb_files import (
     create_database,
     read_cached_index,
 )
-from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, Trace
+from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, SlotKey, Trace
 from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
 
 if TYPE_CHECKING:
@@ -317,7 +317,7 @@ def _edge_from_row(r: tuple[Any, ...]) -> Edge:
         source=r[1],
         target=r[2],
         actions=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[3])),
-        slots=tuple(Slot(**s) for s in json.loads(r[4])),
+        slots=tuple(Slot.from_dict(s) for s in json.loads(r[4])),
         target_label=r[5],
         count=r[6],
         episodes=tuple(json.loads(r[7])),
@@ -334,7 +334,7 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
         edge_path=tuple(json.loads(r[5])),
         steps=r[6],
         tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
-        values=dict(json.loads(r[8])),
+        values={SlotKey.parse(k): v for k, v in json.loads(r[8]).items()},
     )
 
 

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from guigraph.compiler.slots import content_words, fill_slot
 from guigraph.compiler.values import type_site
+from guigraph.types import ActionType
 
 if TYPE_CHECKING:
     from guigraph.compiler.values import Site, ValueIndex
     from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
+    from guigraph.graph.records import ActionTemplate, Edge, Node, SlotKey, TextSource, Trace
 
 #: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
 CHARS_PER_TOKEN = 4
@@ -35,8 +36,8 @@ _CLAUSE_BREAK = re.compile(r"\s*[:;]\s+|,\s*(?:and\s+|then\s+)?|\s+(?:and\s+)?th
 class RetrievedTrace:
     trace: Trace
     score: float
-    slot_values: dict[str, str]  # slot name -> value for the new task
-    missing_slots: tuple[str, ...] = ()
+    slot_values: dict[SlotKey, str]  # the trace's slot -> its value for the new task
+    missing_slots: tuple[SlotKey, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,31 +64,33 @@ def node_label(node: Node, width: int = 60) -> str:
     return f"#{node.node_id} {node.app or 'home'}: {summary}"
 
 
-def action_phrase(template: ActionTemplate, slot_values: dict[str, str] | None = None) -> str:
+def action_phrase(
+    template: ActionTemplate, slot_values: Mapping[SlotKey, str] | None = None
+) -> str:
     target = f" {template.target_label!r}" if template.target_label else ""
-    if template.type == "type":
+    if template.type is ActionType.TYPE:
         text = template.text or ""
         for key, value in (slot_values or {}).items():
-            text = text.replace("{" + key.rsplit(":", 1)[-1] + "}", value)
+            text = text.replace("{" + key.slot + "}", value)
         return f"type {text!r}"
-    if template.type == "scroll":
+    if template.type is ActionType.SCROLL:
         return f"swipe {template.direction}"
-    if template.type == "open_app":
+    if template.type is ActionType.OPEN_APP:
         return f"open {template.app}"
-    if template.type in ("click", "long_press"):
-        verb = "tap" if template.type == "click" else "long-press"
+    if template.taps:
+        verb = "tap" if template.type is ActionType.CLICK else "long-press"
         return f"{verb}{target or ' ' + str(template.point)}"
-    return template.type.replace("_", " ")
+    return template.type.value.replace("_", " ")
 
 
-def edge_phrase(edge: Edge, slot_values: dict[str, str] | None = None) -> str:
+def edge_phrase(edge: Edge, slot_values: Mapping[SlotKey, str] | None = None) -> str:
     return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
 
 
 def fill_trace_slots(
     trace: Trace, instruction: str, graph: GraphData | None = None
-) -> tuple[dict[str, str], tuple[str, ...]]:
-    """The new task's value for each slot the trace typed ("<edge_id>:<slot>" keys).
+) -> tuple[dict[SlotKey, str], tuple[SlotKey, ...]]:
+    """The new task's value for each slot the trace typed.
 
     A slot read off a screen is left out: it is filled from focus memory while acting. A slot
     with no value found in the new instruction keeps the trace's own value and is reported.
@@ -95,12 +98,12 @@ def fill_trace_slots(
     its place pin it down and a value of another kind is refused (a note title where the city
     goes), so model roles read the same values the model-free team would type.
     """
-    values: dict[str, str] = {}
-    missing: list[str] = []
+    values: dict[SlotKey, str] = {}
+    missing: list[SlotKey] = []
     index = graph.values if graph is not None else None
     for key, typed in trace.values.items():
         site, source = _slot_site(key, trace, graph)
-        if source.startswith("screen:"):
+        if source is not None and source.from_screen:
             continue  # read off a screen while acting, not from the instruction
         if index is not None and site is not None:
             value = fill_slot(
@@ -115,24 +118,25 @@ def fill_trace_slots(
     return values, tuple(missing)
 
 
-def _slot_site(key: str, trace: Trace, graph: GraphData | None) -> tuple[Site | None, str]:
+def _slot_site(
+    key: SlotKey, trace: Trace, graph: GraphData | None
+) -> tuple[Site | None, TextSource | None]:
     """Where slot ``key`` was typed (the state and the field tapped before it), and where its
-    text came from ("instruction", "screen:<id>"); (None, "") when the graph is not at hand."""
-    where, _, slot = key.partition(":")
-    if where == "tail":
+    text came from; (None, None) when the graph is not at hand."""
+    if key.edge_id is None:
         node, actions = trace.node_path[-1], list(trace.tail)
-    elif graph is not None and where.isdigit() and int(where) in graph.edges:
-        edge = graph.edges[int(where)]
+    elif graph is not None and key.edge_id in graph.edges:
+        edge = graph.edges[key.edge_id]
         node, actions = edge.source, list(edge.actions)
     else:
-        return None, ""
+        return None, None
     field = ""
     for action in actions:
-        if action.type in ("click", "long_press"):
+        if action.taps:
             field = action.target_label
-        elif action.type == "type" and slot in dict(action.text_sources):
-            return type_site(node, field), dict(action.text_sources)[slot]
-    return None, ""
+        elif action.type is ActionType.TYPE and key.slot in dict(action.text_sources):
+            return type_site(node, field), dict(action.text_sources)[key.slot]
+    return None, None
 
 
 @dataclass(frozen=True)
@@ -254,9 +258,9 @@ def _linearize(
     return lines
 
 
-def _triplet(edge: Edge, nodes: dict[int, Node], values: dict[str, str] | None) -> str:
+def _triplet(edge: Edge, nodes: dict[int, Node], values: dict[SlotKey, str] | None) -> str:
     source, target = nodes.get(edge.source), nodes.get(edge.target)
-    mine = {k: v for k, v in (values or {}).items() if k.startswith(f"{edge.edge_id}:")}
+    mine = {k: v for k, v in (values or {}).items() if k.edge_id == edge.edge_id}
     left = node_label(source) if source else f"#{edge.source}"
     right = node_label(target) if target else f"#{edge.target}"
     return f"({left}) -[{edge_phrase(edge, mine)}]-> ({right})"
