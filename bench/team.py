@@ -26,7 +26,7 @@ from tests.agents.oracle import Oracle
 
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
-from guigraph.compiler.policy import GraphView
+from guigraph.compiler.index import GraphView
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.recorder import record

@@ -12,7 +12,7 @@ import pytest
 
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
-from guigraph.compiler.policy import GraphView
+from guigraph.compiler.index import GraphView
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.recorder import record
 from guigraph.envs.simphone.tasks import TEMPLATES, make_task

@@ -19,7 +19,8 @@ from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
-from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
+from guigraph.compiler.index import GraphView
+from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 
@@ -79,7 +80,7 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
             return None
         return retrieve(
             kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
-            graph=view.graph_data if view is not None else None,
+            graph=view,
         )  # fmt: skip
 
     planner = GraphPlanner(policy) if policy else _NoPlan()

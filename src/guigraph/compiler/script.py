@@ -220,6 +220,28 @@ def bind(
     return binding
 
 
+def slot_values(trace: Trace, binding: Binding) -> tuple[dict[SlotKey, str], tuple[SlotKey, ...]]:
+    """The new task's value for each slot ``trace`` typed from its instruction, as ``binding``
+    filled it, and the slots it could not fill (those keep the trace's own value). A value
+    read off a screen is left out: it is read while acting, not from the instruction."""
+    values: dict[SlotKey, str] = {}
+    missing: list[SlotKey] = []
+    for key, recorded in trace.values.items():
+        step = next((s for s in binding.steps if _types_slot(s, key)), None)
+        source = step.template.source_of(key.slot) if step is not None else None
+        if source is not None and source.from_screen:
+            continue
+        bound = step.bound_values.get(key.slot) if step is not None else None
+        if bound is None:
+            missing.append(key)
+        values[key] = recorded if bound is None else bound
+    return values, tuple(missing)
+
+
+def _types_slot(step: ScriptStep, key: SlotKey) -> bool:
+    return step.template.type is ActionType.TYPE and step.slot_key(key.slot) == key
+
+
 _QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "how"})
 
 
@@ -233,8 +255,8 @@ def _asks(value: str, instruction: str) -> bool:
 def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:
     """The new value bound to the trace's slot ``key``, if it was typed."""
     for step in steps:
-        if step.slot_key(key.slot) == key and step.template.type is ActionType.TYPE:
-            source = dict(step.template.text_sources).get(key.slot)
+        if _types_slot(step, key):
+            source = step.template.source_of(key.slot)
             if source is not None and not source.from_screen:
                 return step.bound_values.get(key.slot, "")
     return ""

@@ -97,14 +97,18 @@ def rank_plans(
     app_counts: Mapping[str, int] | None = None,
     markers: Mapping[str, set[str]] | None = None,
     field_words: Mapping[str, frozenset[str]] | None = None,
+    fills: FillCache | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
-    (the recorded contact is not in this phone's list, so another recorded way is needed)."""
+    (the recorded contact is not in this phone's list, so another recorded way is needed).
+
+    A retrieved trace already bound by retrieval keeps that binding; ``fills`` (retrieval's
+    cache) makes every other slot filled for this task be worked out once."""
     if not retrieved:
         return []
     wanted = content_words(instruction)
     scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in retrieved}
-    fills: FillCache = {}
+    fills = {} if fills is None else fills
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills)
         for r in retrieved
@@ -128,7 +132,7 @@ def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
 ) -> PlanChoice:  # fmt: skip
-    binding = bind(script, item.trace, instruction, values, fills, aliases)
+    binding = item.binding or bind(script, item.trace, instruction, values, fills, aliases)
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )

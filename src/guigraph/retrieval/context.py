@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.compiler.slots import content_words, fill_slot
-from guigraph.compiler.values import type_site
+from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
+from guigraph.compiler.slots import content_words
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
-    from guigraph.compiler.values import Site, ValueIndex
+    from guigraph.compiler.index import GraphView
+    from guigraph.compiler.script import Binding
     from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.records import ActionTemplate, Edge, Node, SlotKey, TextSource, Trace
+    from guigraph.graph.records import ActionTemplate, Edge, Node, SlotKey, Trace
 
 #: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
 CHARS_PER_TOKEN = 4
@@ -38,6 +39,7 @@ class RetrievedTrace:
     score: float
     slot_values: dict[SlotKey, str]  # the trace's slot -> its value for the new task
     missing_slots: tuple[SlotKey, ...] = ()
+    binding: Binding | None = None  # the trace's script bound to the new task
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,10 @@ class Context:
     tokens: int
     truncated: bool = False
     notes: tuple[str, ...] = field(default=())
+    #: Traces of the apps the task names, beyond the top k (not in ``text``).
+    app_traces: tuple[RetrievedTrace, ...] = ()
+    #: The slot fills worked out for this task, for the team's plan ranking to reuse.
+    fills: FillCache = field(default_factory=dict, compare=False)
 
     @property
     def best(self) -> RetrievedTrace | None:
@@ -88,86 +94,15 @@ def edge_phrase(edge: Edge, slot_values: Mapping[SlotKey, str] | None = None) ->
 
 
 def fill_trace_slots(
-    trace: Trace, instruction: str, graph: GraphData | None = None
-) -> tuple[dict[SlotKey, str], tuple[SlotKey, ...]]:
-    """The new task's value for each slot the trace typed.
-
-    A slot read off a screen is left out: it is filled from focus memory while acting. A slot
-    with no value found in the new instruction keeps the trace's own value and is reported.
-    With the graph's value index, each slot is filled as the team fills it: values known at
-    its place pin it down and a value of another kind is refused (a note title where the city
-    goes), so model roles read the same values the model-free team would type.
-    """
-    values: dict[SlotKey, str] = {}
-    missing: list[SlotKey] = []
-    index = graph.values if graph is not None else None
-    for key, typed in trace.values.items():
-        site, source = _slot_site(key, trace, graph)
-        if source is not None and source.from_screen:
-            continue  # read off a screen while acting, not from the instruction
-        if index is not None and site is not None:
-            value = fill_slot(
-                typed, trace.instruction, instruction, index.known(site),
-                foreign=lambda v, site=site: index.foreign(v, site),  # type: ignore[misc]
-            )  # fmt: skip
-        else:
-            value = fill_slot(typed, trace.instruction, instruction)
-        if value is None:
-            missing.append(key)
-        values[key] = value if value is not None else typed
-    return values, tuple(missing)
-
-
-def _slot_site(
-    key: SlotKey, trace: Trace, graph: GraphData | None
-) -> tuple[Site | None, TextSource | None]:
-    """Where slot ``key`` was typed (the state and the field tapped before it), and where its
-    text came from; (None, None) when the graph is not at hand."""
-    if key.edge_id is None:
-        node, actions = trace.node_path[-1], list(trace.tail)
-    elif graph is not None and key.edge_id in graph.edges:
-        edge = graph.edges[key.edge_id]
-        node, actions = edge.source, list(edge.actions)
-    else:
-        return None, None
-    field = ""
-    for action in actions:
-        if action.taps:
-            field = action.target_label
-        elif action.type is ActionType.TYPE and key.slot in dict(action.text_sources):
-            return type_site(node, field), dict(action.text_sources)[key.slot]
-    return None, None
-
-
-@dataclass(frozen=True)
-class GraphData:
-    """Nodes, edges and each state's outgoing edges, in memory. Load it once per knowledge
-    base (``GraphData.load`` or a team's ``GraphView``) and share it: reading a large KB on
-    every retrieval would cost far more than the retrieval."""
-
-    nodes: Mapping[int, Node]
-    edges: Mapping[int, Edge]
-    out_edges: Mapping[int, Sequence[Edge]]
-    values: ValueIndex | None = None  # the values seen at each place, for slot filling
-
-    @classmethod
-    def load(cls, kb: KnowledgeBase) -> GraphData:
-        from guigraph.compiler.values import ValueIndex
-
-        edges = {edge.edge_id: edge for edge in kb.edges()}
-        index = ValueIndex.build(kb.traces(), edges)
-        nodes = {n.node_id: n for n in kb.nodes()}
-        return cls(nodes, edges, out_edges_of(edges.values()), index)
-
-
-def out_edges_of(edges: Iterable[Edge]) -> dict[int, list[Edge]]:
-    """Each state's outgoing edges, most used first."""
-    by_source: dict[int, list[Edge]] = {}
-    for edge in edges:
-        by_source.setdefault(edge.source, []).append(edge)
-    for listed in by_source.values():
-        listed.sort(key=lambda e: -e.count)
-    return by_source
+    trace: Trace, instruction: str, graph: GraphView, fills: FillCache | None = None
+) -> RetrievedTrace:
+    """The trace bound to ``instruction`` by the team's own binder (``compiler/script.py``),
+    so that model roles read the values the model-free team would type. ``fills`` is the
+    episode's cache of slot fills, shared with the team's plan ranking."""
+    script = trace_script(trace, graph.edges, graph.nodes)
+    binding = bind(script, trace, instruction, graph.values, fills, graph.aliases)
+    values, missing = slot_values(trace, binding)
+    return RetrievedTrace(trace, 0.0, values, missing, binding)
 
 
 def retrieve(
@@ -175,20 +110,44 @@ def retrieve(
     instruction: str,
     k: int = 4,
     token_budget: int = 1500,
-    graph: GraphData | None = None,
+    graph: GraphView | None = None,
 ) -> Context:
-    """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text."""
-    graph = graph or GraphData.load(kb)
-    retrieved = []
-    for trace, score in _search(kb, instruction, k):
-        values, missing = fill_trace_slots(trace, instruction, graph)
-        retrieved.append(RetrievedTrace(trace, score, values, missing))
+    """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text;
+    besides, the traces working in each app the task names (for stitching a plan)."""
+    from guigraph.compiler.index import GraphView
+
+    graph = graph or GraphView.load(kb)
+    fills: FillCache = {}
+    retrieved = [
+        replace(fill_trace_slots(trace, instruction, graph, fills), score=score)
+        for trace, score in _search(kb, instruction, k)
+    ]
     node_ids, edge_ids = _subgraph(retrieved, graph)
     nodes = {n: graph.nodes[n] for n in node_ids if n in graph.nodes}
     edges = {e: graph.edges[e] for e in edge_ids}
     lines = _linearize(retrieved, nodes, edges)
     text, used, truncated = _fit(lines, token_budget)
-    return Context(instruction, tuple(retrieved), nodes, edges, text, used, truncated)
+    return Context(
+        instruction, tuple(retrieved), nodes, edges, text, used, truncated,
+        app_traces=tuple(_app_traces(instruction, retrieved, graph, fills)), fills=fills,
+    )  # fmt: skip
+
+
+def _app_traces(
+    instruction: str, retrieved: Sequence[RetrievedTrace], graph: GraphView, fills: FillCache
+) -> list[RetrievedTrace]:
+    """For each app the task names (or where a value it names was used), the traces most
+    like it among those working in that app, bound too: a stitched plan needs one for each
+    of its apps, and the whole-task search may rank none of them."""
+    seen = {item.trace.episode_id for item in retrieved}
+    found: list[RetrievedTrace] = []
+    for app in graph.relevant_apps(instruction):
+        for trace, score in graph.traces_using(app, instruction):
+            if trace.episode_id not in seen:
+                seen.add(trace.episode_id)
+                item = fill_trace_slots(trace, instruction, graph, fills)
+                found.append(replace(item, score=score))
+    return found
 
 
 def clauses(instruction: str) -> list[str]:
@@ -221,7 +180,7 @@ def _search(kb: KnowledgeBase, instruction: str, k: int) -> list[tuple[Trace, fl
     return sorted([*found, *scored], key=lambda pair: -pair[1])
 
 
-def _subgraph(retrieved: Iterable[RetrievedTrace], graph: GraphData) -> tuple[set[int], list[int]]:
+def _subgraph(retrieved: Iterable[RetrievedTrace], graph: GraphView) -> tuple[set[int], list[int]]:
     node_ids: set[int] = set()
     edge_ids: list[int] = []
     for item in retrieved:
