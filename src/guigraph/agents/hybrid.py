@@ -153,26 +153,20 @@ class HybridDecider:
             self._graph_tries += 1
             proposal = self.planner.policy.decide(state, history, feedback, memory)
             if proposal.source == "graph" and proposal.action.type is ActionType.TYPE:
-                return self._check_value(proposal, subgoal, state, history, feedback, memory)
+                # Slot values are the graph's weak spot: the model types (a model step).
+                self.model_steps += 1
+                typed = self.model.decide(subgoal, state, history, feedback, memory)
+                return self._check_value(proposal, typed)
             if self._vouched(proposal, state):
                 self.graph_steps += 1
                 return proposal
         self.model_steps += 1
         return self.model.decide(subgoal, state, history, feedback, memory)
 
-    def _check_value(
-        self,
-        proposal: Proposal,
-        subgoal: SubGoal,
-        state: SemanticState,
-        history: Sequence[HistoryEntry],
-        feedback: Feedback,
-        memory: FocusMemory,
-    ) -> Proposal:
-        """Slot values are the graph's weak spot ("Call" for "Call mom", an empty price): the
-        model types; when it types what the graph would, the step stays a graph step."""
-        self.model_steps += 1
-        typed = self.model.decide(subgoal, state, history, feedback, memory)
+    def _check_value(self, proposal: Proposal, typed: Proposal) -> Proposal:
+        """The graph's typing step against the model's (``typed``): slot values are the
+        graph's weak spot ("Call" for "Call mom", an empty price). When the model types what
+        the graph would, the step stays a graph step."""
         if typed.action == proposal.action:
             return proposal
         if typed.action.type is ActionType.TYPE:
