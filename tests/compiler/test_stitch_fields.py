@@ -5,8 +5,14 @@ from __future__ import annotations
 from guigraph.compiler.fields import asked_fields, learn_field_words, offered_fields, until_shown
 from guigraph.compiler.script import ScriptStep
 from guigraph.graph.records import ActionTemplate, Edge, Node, TextSource, Trace
+from guigraph.types import UIElement
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
+
+
+def ui(*fields: dict[str, object]) -> tuple[UIElement, ...]:
+    """Elements as a node keeps them, from their stored fields (a box anywhere)."""
+    return tuple(UIElement.from_dict({"bbox": [0, 0, 100, 100], **f}) for f in fields)
 
 
 def player() -> Node:
@@ -19,7 +25,7 @@ def player() -> Node:
     ]
     return Node(
         node_id=42, app="Tunes", description="Tunes: Now playing", state_text="",
-        screenshot_path=None, visits=1, first_episode="e1", example_elements=elements,
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=ui(*elements),
     )  # fmt: skip
 
 
@@ -49,7 +55,7 @@ def shop_node(node_id: int, *rids: str) -> Node:
     elements = [{"resource_id": rid, "text": "x"} for rid in rids]
     return Node(
         node_id=node_id, app="ShopMall", description="ShopMall", state_text="",
-        screenshot_path=None, visits=1, first_episode="e1", example_elements=elements,
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=ui(*elements),
     )  # fmt: skip
 
 
@@ -105,9 +111,9 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     page = Node(
         node_id=6, app="ShopMall", description="", state_text="", screenshot_path=None,
         visits=1, first_episode="e1",
-        example_elements=[{"class_name": "android.widget.TextView", "text": "$12.99"},
-                          {"class_name": "android.widget.Button", "text": "Buy",
-                           "clickable": True}],
+        example_elements=ui({"class_name": "android.widget.TextView", "text": "$12.99"},
+                            {"class_name": "android.widget.Button", "text": "Buy",
+                             "clickable": True}),
     )  # fmt: skip
     step = ScriptStep(
         5, ActionTemplate(type="click", target_label="Atlas lamp"), 6, "ShopMall", "t"

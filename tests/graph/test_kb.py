@@ -12,7 +12,7 @@ from guigraph.errors import KnowledgeBaseError
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import DB_FILE, KnowledgeBase
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource
-from guigraph.types import ActionType
+from guigraph.types import ActionType, UIElement, element_keys
 from tests.graph.conftest import sources
 from tests.graph.world import Recorder, search_episode, shop_episode
 
@@ -35,6 +35,8 @@ def test_graph_has_records_as_attributes(kb: KnowledgeBase) -> None:
         assert data["actions"] and data["count"] >= 1 and data["episodes"]
     node = kb.nodes()[0]
     assert node.example_elements and node.description and node.screenshot_path is None
+    assert all(isinstance(e, UIElement) for e in node.example_elements)
+    assert node.element_keys == tuple(element_keys(node.example_elements, node.app))
     assert (kb.node_thumbnail(node.node_id) or b"")[:2] == b"\xff\xd8"  # a JPEG
 
 
@@ -103,3 +105,18 @@ def test_typed_graph_records_keep_the_stored_form_and_name_bad_input() -> None:
         TextSource.parse("clipboard")
     with pytest.raises(KnowledgeBaseError, match="field 'type': expected one of click"):
         ActionTemplate.from_dict({"type": "tap"})
+
+
+def test_a_node_with_malformed_elements_names_the_node_and_field(
+    tmp_path: Path, kb: KnowledgeBase
+) -> None:
+    node_id = kb.nodes()[0].node_id
+    kb.close()
+    with sqlite3.connect(tmp_path / "kb" / DB_FILE) as conn:
+        conn.execute(
+            "UPDATE nodes SET elements = ? WHERE node_id = ?", ('[{"text": "x"}]', node_id)
+        )
+    reopened = KnowledgeBase.open(tmp_path / "kb")
+    with pytest.raises(KnowledgeBaseError, match=f"node {node_id}: field 'elements' expected"):
+        reopened.nodes()
+    reopened.close()

@@ -52,9 +52,9 @@ def offered_fields(
         if node is None:
             continue
         for element, key in zip(node.example_elements, node.element_keys, strict=False):
-            if element.get("clickable"):
+            if element.clickable:
                 continue  # a control, not a value
-            field_id = world.parse_id(str(element.get("resource_id") or ""))
+            field_id = world.parse_id(element.resource_id)
             if field_id.name == "title" or world.is_transient(field_id.name):
                 continue  # a screen's header; a pop-up's text is never the workflow's value
             source = TextSource.screen(key)

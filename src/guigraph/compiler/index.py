@@ -184,7 +184,7 @@ def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
         if not node.app:
             continue
         for element, key in zip(node.example_elements, node.element_keys, strict=False):
-            owner = parse(str(element.get("resource_id") or "")).app
+            owner = parse(element.resource_id).app
             for name in (key, owner):
                 if name:
                     votes.setdefault(name, Counter())[node.app] += 1

@@ -26,6 +26,7 @@ from guigraph.graph.kb_files import (
 )
 from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, SlotKey, Trace
 from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
+from guigraph.types import UIElement
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -339,4 +340,11 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
 
 
 def _node(row: Sequence[Any]) -> Node:
-    return Node(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), *row[5:8])
+    try:
+        elements = tuple(UIElement.from_dict(e) for e in json.loads(row[4]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise KnowledgeBaseError(
+            f"node {row[0]}: field 'elements' expected UI elements, each with a 'bbox'"
+            f" of four numbers in 0..1000 ({exc})"
+        ) from None
+    return Node(row[0], row[1], row[2], row[3], elements, *row[5:8])

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from guigraph.errors import KnowledgeBaseError
-from guigraph.types import ActionType, stored_element_keys
+from guigraph.types import ActionType, UIElement, element_keys
 
 
 class SourceKind(StrEnum):
@@ -187,7 +187,7 @@ class Node:
     app: str | None
     description: str
     state_text: str
-    example_elements: tuple[dict[str, Any], ...]
+    example_elements: tuple[UIElement, ...]
     screenshot_path: str | None
     visits: int
     first_episode: str
@@ -195,7 +195,7 @@ class Node:
     element_keys: tuple[str, ...] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        keys = tuple(stored_element_keys(self.example_elements, self.app))
+        keys = tuple(element_keys(self.example_elements, self.app))
         object.__setattr__(self, "element_keys", keys)
 
 
