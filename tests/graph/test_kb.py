@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from guigraph.errors import KnowledgeBaseError
@@ -120,3 +121,14 @@ def test_a_node_with_malformed_elements_names_the_node_and_field(
     with pytest.raises(KnowledgeBaseError, match=f"node {node_id}: field 'elements' expected"):
         reopened.nodes()
     reopened.close()
+
+
+def test_trace_vectors_are_the_trace_searchs_in_trace_order(kb: KnowledgeBase) -> None:
+    """The in-memory index reads the vectors the trace search encoded, not its own copy."""
+    traces = kb.traces()
+    vectors = kb.trace_vectors()
+    expected = kb.encoder.encode([t.instruction for t in traces])
+    assert vectors.shape == expected.shape and np.allclose(vectors, expected, atol=1e-6)
+    best, score = kb.search_traces(traces[1].instruction, 1)[0]
+    assert score == pytest.approx(float(vectors[1] @ expected[1]), abs=1e-5)
+    assert best.instruction == traces[1].instruction

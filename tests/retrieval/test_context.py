@@ -13,7 +13,7 @@ from guigraph.compiler.values import ValueIndex
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.records import ActionTemplate, Edge, SlotKey, TextSource, Trace
-from guigraph.retrieval.context import clauses, fill_trace_slots, retrieve
+from guigraph.retrieval.context import bind_trace, clauses, retrieve
 from guigraph.types import ActionType
 from tests.graph.conftest import make_recorders
 
@@ -114,10 +114,10 @@ def test_slots_are_filled_with_the_values_kinds_as_the_team_fills_them() -> None
     graph = GraphView({}, {7: edge}, nx.DiGraph(), index, {}, [trace])
     text1 = SlotKey(7, "text1")
     # The city is of another kind than the products typed here: unfilled, and reported.
-    refused = fill_trace_slots(trace, "Find the price of the Sydney and note it", graph)
+    refused = bind_trace(trace, "Find the price of the Sydney and note it", graph)
     assert refused.slot_values == {text1: "Atlas lamp"} and refused.missing_slots == (text1,)
     fills: FillCache = {}
-    found = fill_trace_slots(trace, "Find the price of the Nova kettle and note it", graph, fills)
+    found = bind_trace(trace, "Find the price of the Nova kettle and note it", graph, fills)
     assert found.slot_values == {text1: "Nova kettle"} and not found.missing_slots
     # The context's binding is the team's: the script types the new value and leaves the
     # screen value to be read while acting; the fill is cached for the team's plan ranking.

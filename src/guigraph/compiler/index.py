@@ -155,7 +155,7 @@ class GraphView:
             routes.add_edge(edge.source, edge.target, edge_id=edge.edge_id, cost=cost)
         traces = kb.traces()
         values = ValueIndex.build(traces, edges)
-        vectors = kb.encoder.encode([t.instruction for t in traces]) if traces else None
+        vectors = kb.trace_vectors() if traces else None
         view = cls(
             nodes, edges, routes, values, app_aliases(list(edges.values()), nodes), traces,
             vectors, kb.encoder, _id_apps(nodes),

@@ -269,10 +269,8 @@ class KnowledgeBase:
         descriptor = describe([view], self.encoder)[0]
         return [(c.node_id, c.score) for c in self.state_index.search(descriptor, k)]
 
-    def search_traces(self, text: str, k: int = 5) -> list[tuple[Trace, float]]:
-        """Traces whose instruction is most similar to ``text`` (cosine), best first."""
-        import numpy as np
-
+    def _trace_index(self) -> tuple[Any, list[str]]:
+        """Every trace's instruction vector (encoded once per process) and its episode id."""
         if self._trace_search is None:
             import faiss
 
@@ -285,7 +283,23 @@ class KnowledgeBase:
             if instructions:
                 index.add(self.encoder.encode(instructions))
             self._trace_search = (index, ids)
-        index, ids = self._trace_search
+        return self._trace_search
+
+    def trace_vectors(self) -> np.ndarray:
+        """The instruction vectors of ``traces()``, in that order: the ones the trace search
+        uses, so that an in-memory index does not encode every instruction again."""
+        import numpy as np
+
+        index, ids = self._trace_index()
+        if not ids:
+            return np.zeros((0, self.encoder.dim), dtype=np.float32)
+        return index.reconstruct_n(0, len(ids))
+
+    def search_traces(self, text: str, k: int = 5) -> list[tuple[Trace, float]]:
+        """Traces whose instruction is most similar to ``text`` (cosine), best first."""
+        import numpy as np
+
+        index, ids = self._trace_index()
         if not ids:
             return []
         query = np.asarray(self.encoder.encode([text]), dtype=np.float32)

@@ -93,7 +93,7 @@ def edge_phrase(edge: Edge, slot_values: Mapping[SlotKey, str] | None = None) ->
     return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
 
 
-def fill_trace_slots(
+def bind_trace(
     trace: Trace, instruction: str, graph: GraphView, fills: FillCache | None = None
 ) -> RetrievedTrace:
     """The trace bound to ``instruction`` by the team's own binder (``compiler/script.py``),
@@ -119,7 +119,7 @@ def retrieve(
     graph = graph or GraphView.load(kb)
     fills: FillCache = {}
     retrieved = [
-        replace(fill_trace_slots(trace, instruction, graph, fills), score=score)
+        replace(bind_trace(trace, instruction, graph, fills), score=score)
         for trace, score in _search(kb, instruction, k)
     ]
     node_ids, edge_ids = _subgraph(retrieved, graph)
@@ -145,7 +145,7 @@ def _app_traces(
         for trace, score in graph.traces_using(app, instruction):
             if trace.episode_id not in seen:
                 seen.add(trace.episode_id)
-                item = fill_trace_slots(trace, instruction, graph, fills)
+                item = bind_trace(trace, instruction, graph, fills)
                 found.append(replace(item, score=score))
     return found
 
