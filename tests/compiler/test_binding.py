@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guigraph.compiler.script import ScriptStep, bind
+from guigraph.compiler.script import ScriptStep, bind, slot_values
 from guigraph.compiler.values import ValueIndex
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
 from guigraph.types import ActionType
@@ -49,3 +49,28 @@ def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> No
     answer = "Tell Dana in a message saying who sings Gold Hearts"
     asked = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
     assert asked.unfilled == 1  # the answer is wanted: the artist, read off the player
+
+
+def test_each_slot_of_an_edge_that_types_twice_is_read_from_its_own_step() -> None:
+    """A note's title and body are typed on one edge: each slot's value is the one bound in
+    the step that types it, and a value read off a screen is left to acting."""
+    title = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    body = ActionTemplate(
+        ActionType.TYPE, text="{text2} {text3}",
+        text_sources=(
+            ("text2", TextSource.instruction()), ("text3", TextSource.screen("weather:id/temp"))
+        ),
+    )  # fmt: skip
+    steps = [ScriptStep(18, t, None, "Notes", "t3", edge_id=83) for t in (title, body)]
+    donor = "Check the temperature in Oslo and save it in a note titled Trip plan"
+    trace = Trace("t3", donor, "Multi_Apps", ("Notes",), (18, 19), (83,), 4,
+                  values={SlotKey(83, "text1"): "Trip plan", SlotKey(83, "text2"): "Oslo",
+                          SlotKey(83, "text3"): "20°C"})  # fmt: skip
+    task = "Check the temperature in Rome and save it in a note titled Reading list"
+    binding = bind(steps, trace, task, ValueIndex())
+    values, missing = slot_values(trace, binding)
+    assert values == {SlotKey(83, "text1"): "Reading list", SlotKey(83, "text2"): "Rome"}
+    assert missing == ()
+    assert binding.steps[1].text == "Rome {text3}"

@@ -239,7 +239,13 @@ def slot_values(trace: Trace, binding: Binding) -> tuple[dict[SlotKey, str], tup
 
 
 def _types_slot(step: ScriptStep, key: SlotKey) -> bool:
-    return step.template.type is ActionType.TYPE and step.slot_key(key.slot) == key
+    """Whether ``step`` types the trace's slot ``key`` (an edge may type several fields)."""
+    template = step.template
+    return (
+        template.type is ActionType.TYPE
+        and step.slot_key(key.slot) == key
+        and template.source_of(key.slot) is not None
+    )
 
 
 _QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "how"})
