@@ -86,6 +86,8 @@ class Binding:
     claimed: set[str] = field(default_factory=set)  # words of the new instruction it explains
     unfilled: int = 0  # instruction values it needs but could not find
     exports: list[TextSource] = field(default_factory=list)  # screens it reads values from
+    #: The recorded steps it was bound from (stitching cuts those, not the bound ones).
+    recorded: Sequence[ScriptStep] = ()
 
 
 def trace_script(
@@ -164,7 +166,7 @@ def bind(
 
     ``aliases`` (name -> app): a value that names another app ("ViewTube video City Tour"
     as a ShopMall product) is of the wrong kind."""
-    binding = Binding([])
+    binding = Binding([], recorded=steps)
     fills: FillCache = {} if cache is None else cache
     app_names = set((aliases or {}).values())
 

@@ -107,7 +107,12 @@ def rank_plans(
     if not retrieved:
         return []
     wanted = content_words(instruction)
-    scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in retrieved}
+    scripts = {
+        r.trace.episode_id: list(r.binding.recorded)
+        if r.binding is not None
+        else trace_script(r.trace, edges, nodes)
+        for r in retrieved
+    }
     fills = {} if fills is None else fills
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills)
