@@ -36,6 +36,8 @@ LAYOUT_DIM = LAYOUT_GRID[0] * LAYOUT_GRID[1]
 TITLE_BAND = (0.027, 0.103)
 BAND_GRID = (4, 32)
 VISUAL_DIM = LAYOUT_DIM + BAND_GRID[0] * BAND_GRID[1]
+#: A step in gray level (0..1) between neighbouring MID_SIZE pixels that counts as an edge.
+EDGE_STEP = 0.05
 
 _DIGITS = re.compile(r"-?\d+")
 
@@ -96,13 +98,15 @@ class ScreenView:
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
-        """The screen's looks: its layout as an edge map (pooled gradient magnitude, 8x16)
-        and its title band as a finer one (4x32), each centred and unit length, joined with
-        equal weight (so the dot product of two is the mean of the two cosines).
+        """The screen's looks: its layout as an edge map (share of edge pixels per block,
+        LAYOUT_GRID) and its title band as a finer one (BAND_GRID), each centred and unit
+        length, joined with equal weight (so the dot product of two is the mean of the two
+        cosines).
 
-        Edges, not gray levels, so that a screen in dark mode (inverted colours) still looks
-        like itself. The title band (under the status bar, where app bars write the page's
-        name) tells pages apart when their content changes everything below it.
+        Edges, not gray levels, and counted rather than weighed, so that a screen in dark
+        mode (other colours, other contrasts) still looks like itself. The title band (under
+        the status bar, where app bars write the page's name) tells pages apart when their
+        content changes everything below it.
         """
         import numpy as np
 
@@ -315,11 +319,17 @@ def _thumbnail(observation: Observation) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _pooled_edges(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Gradient magnitude of ``image`` averaged over a rows x cols grid of blocks."""
+    """Share of edge pixels of ``image`` in each block of a rows x cols grid.
+
+    An edge is a step in gray level larger than EDGE_STEP, counted whatever its size: the
+    same screen in dark mode, or under another theme, has its edges where they were but of
+    another contrast (text on white vs on near-black), and gradient magnitudes would differ.
+    """
     import numpy as np
 
-    edges = np.abs(np.diff(image, axis=1, append=image[:, -1:]))
-    edges += np.abs(np.diff(image, axis=0, append=image[-1:, :]))
+    across = np.abs(np.diff(image, axis=1, append=image[:, -1:])) > EDGE_STEP
+    down = np.abs(np.diff(image, axis=0, append=image[-1:, :])) > EDGE_STEP
+    edges = (across | down).astype(np.float32)
     h, w = edges.shape
     edges = edges[: h - h % rows, : w - w % cols]
     return (

@@ -1,0 +1,48 @@
+"""The visual descriptor of a screen without UI tree or description (looks alone)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from guigraph.geometry import ScreenSize
+from guigraph.graph.screen import LAYOUT_DIM, ScreenView
+from guigraph.types import Observation
+
+
+def screen(background: int, ink: int, bar: int, rows: list[tuple[int, int]]) -> ScreenView:
+    """A 360x780 screen: an app bar with a title, then text rows (y, length in px)."""
+    pixels = np.full((780, 360), background, dtype=np.uint8)
+    pixels[24:70] = bar
+    pixels[40:54, 50:120] = 255  # the title, white on the bar
+    for y, length in rows:
+        pixels[y : y + 12, 16 : 16 + length] = ink
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="PNG")
+    observation = Observation(ScreenSize(360, 780), screenshot=buffer.getvalue())
+    return ScreenView(observation, use_ui=False)
+
+
+def parts(a: ScreenView, b: ScreenView) -> tuple[float, float]:
+    """Cosines of the layout and of the title band."""
+    va, vb = a.visual_vector() * np.sqrt(2.0), b.visual_vector() * np.sqrt(2.0)
+    return float(va[:LAYOUT_DIM] @ vb[:LAYOUT_DIM]), float(va[LAYOUT_DIM:] @ vb[LAYOUT_DIM:])
+
+
+def test_dark_mode_looks_like_the_same_screen() -> None:
+    """Edges are counted, not weighed: in dark mode the text and the app bar's lower edge
+    have another contrast, yet the screen is where its edges are."""
+    rows = [(90, 200), (140, 120), (190, 160)]
+    light = screen(background=250, ink=30, bar=90, rows=rows)
+    dark = screen(background=32, ink=200, bar=90, rows=rows)
+    layout, band = parts(light, dark)
+    assert layout >= 0.97 and band >= 0.97
+
+
+def test_another_layout_still_looks_different() -> None:
+    list_page = screen(250, 30, 90, [(90, 200), (140, 200), (190, 200), (240, 200)])
+    form = screen(250, 30, 90, [(300, 320), (420, 320)])
+    layout, _ = parts(list_page, form)
+    assert layout < 0.5
