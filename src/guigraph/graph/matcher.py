@@ -104,7 +104,7 @@ class MatchSettings:
     #: the same screen has the same title band and much the same layout, whatever its
     #: content; or looks the same as a whole.
     visual_only_threshold: float = 0.99
-    title_band_threshold: float = 0.97
+    title_band_threshold: float = 0.99
     layout_threshold: float = 0.7
     #: ... or much the same layout and a title band of the same shape (a chat with another
     #: contact, the results of another query: the title is content there).
