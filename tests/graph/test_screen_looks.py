@@ -8,6 +8,7 @@ import numpy as np
 from PIL import Image
 
 from guigraph.geometry import ScreenSize
+from guigraph.graph.matcher import MatchSettings
 from guigraph.graph.screen import LAYOUT_DIM, ScreenView
 from guigraph.types import Observation
 
@@ -46,3 +47,29 @@ def test_another_layout_still_looks_different() -> None:
     form = screen(250, 30, 90, [(300, 320), (420, 320)])
     layout, _ = parts(list_page, form)
     assert layout < 0.5
+
+
+def tablet(title: str) -> ScreenView:
+    """An 800x500 landscape screen: status bar, an app bar with ``title``, list rows."""
+    from PIL import ImageDraw, ImageFont
+
+    image = Image.new("L", (800, 500), 250)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, 800, 26), fill=20)
+    draw.rectangle((0, 26, 800, 84), fill=90)
+    draw.text((60, 46), title, fill=255, font=ImageFont.load_default(size=26))
+    for y in (110, 170, 230):
+        draw.rectangle((20, y, 300, y + 14), fill=30)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return ScreenView(Observation(ScreenSize(800, 500), screenshot=buffer.getvalue()), use_ui=False)
+
+
+def test_a_landscape_screen_keeps_its_titles_apart() -> None:
+    """Squeezed into the portrait grid, a tablet's titles blurred into one blob and every
+    list page of every app looked alike; its own aspect and a title band in dp keep them."""
+    messages, notes = tablet("Messages"), tablet("Settings")
+    layout, band = parts(messages, notes)
+    assert layout >= 0.9  # the same list layout ...
+    assert band < MatchSettings().title_band_threshold  # ... under another title
+    assert parts(messages, messages)[1] >= 0.999
