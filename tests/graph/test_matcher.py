@@ -115,3 +115,17 @@ def test_a_list_row_named_by_its_own_text_is_one_structure_whatever_it_lists() -
     assert view.structure_tokens() == {
         "button:notes:save_note", "button:popup:popup_ok", "button:popup:popup_cancel"
     }  # fmt: skip
+
+
+def test_looks_alone_scores_are_cosines_so_revisits_add_no_exemplar() -> None:
+    """A screen with no text ranks by its looks alone: an identical revisit scores 1.0 (not
+    1 - text_weight, which is under ``exemplar_below`` and made every visit an exemplar)."""
+    index = StateIndex(TEXT_DIM, 0.5)
+    looks = StateDescriptor("", np.zeros(TEXT_DIM, np.float32), unit(3, VISUAL_DIM), None)
+    index.add(1, looks)
+    index.add(2, StateDescriptor("", np.zeros(TEXT_DIM, np.float32), unit(4, VISUAL_DIM), None))
+    best = index.search(looks)[0]
+    assert best.node_id == 1
+    assert best.score == pytest.approx(1.0, abs=1e-5)
+    assert best.score >= MatchSettings().exemplar_below
+    assert best.score == pytest.approx(best.visual_similarity, abs=1e-5)

@@ -40,3 +40,24 @@ def test_screenshots_and_descriptions_only(simphone_logs: Path, tmp_path: Path) 
     assert report.jump_accuracy >= 0.9
     assert report.purity >= 0.9
     assert report.ari >= 0.75
+
+
+def test_screenshots_alone(simphone_logs: Path, tmp_path: Path) -> None:
+    """Neither UI tree nor description: the looks decide (issue 13's screenshot-only target).
+    A chat with another contact or an alarm list in dark mode must stay one node."""
+    from dataclasses import replace
+
+    dataset = OdysseyDataset(simphone_logs)
+    kb = KnowledgeBase.create(tmp_path / "kb", KBSettings(use_ui=False))
+    ids = dataset.episode_ids(split="random", part="train")
+
+    def load(episode_id: str) -> object:
+        episode = dataset.load(episode_id, elements=False)
+        return replace(episode, steps=tuple(replace(s, description="") for s in episode.steps))
+
+    GraphBuilder(kb).build([(i, lambda i=i: load(i)) for i in ids])  # type: ignore[misc]
+    report = check(kb, simphone_logs)
+    assert report.jump_accuracy >= 0.9
+    assert report.purity >= 0.95
+    assert report.ari >= 0.85
+    assert report.nodes <= 1.5 * report.true_screens

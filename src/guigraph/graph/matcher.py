@@ -104,7 +104,7 @@ class MatchSettings:
     #: the same screen has the same title band and much the same layout, whatever its
     #: content; or looks the same as a whole.
     visual_only_threshold: float = 0.99
-    title_band_threshold: float = 0.97
+    title_band_threshold: float = 0.99
     layout_threshold: float = 0.7
     #: ... or much the same layout and a title band of the same shape (a chat with another
     #: contact, the results of another query: the title is content there).
@@ -266,7 +266,17 @@ class StateIndex:
             return []
         by_text = descriptor.ranks_by_text
         query = self.combine(descriptor, visual=not by_text)
-        scale = 1.0 / self.text_weight if by_text else 1.0  # text alone: back to a cosine
+        # Scores back on a cosine's scale when one part ranks alone: text alone (UI
+        # structure), or looks alone (no text: the query's text part is zeros). Otherwise a
+        # looks-alone score would be at most 1 - text_weight, under ``exemplar_below`` even
+        # for an identical screen, and every visit of the home screen would add an exemplar
+        # (duplicates that also cut the HNSW graph's links to other nodes).
+        if by_text:
+            scale = 1.0 / self.text_weight
+        elif not descriptor.has_text:
+            scale = 1.0 / (1.0 - self.text_weight)
+        else:
+            scale = 1.0
         hits = self._top_hits(query, descriptor.app or "", k)
         found = [self._candidate(exemplar, score * scale, descriptor) for exemplar, score in hits]
         return sorted(found, key=lambda c: -c.score)

@@ -17,6 +17,7 @@ from guigraph.types import Observation, UIElement
 
 if TYPE_CHECKING:
     import numpy as np
+    from PIL import Image
 
     from guigraph.ocr import OcrEngine
 
@@ -26,16 +27,23 @@ THUMB_SIZE = (32, 64)
 #: (rows, cols) blocks: thin rows, as screens are stacks of rows whose content changes ...
 MID_SIZE = (132, 288)
 LAYOUT_GRID = (28, 6)
+#: A landscape screen (a tablet) keeps its aspect, MID_SIZE turned; its layout is pooled over
+#: blocks of about the portrait ones' size in pixels (same count, so vectors stay comparable).
+LANDSCAPE_LAYOUT_GRID = (14, 12)
 #: Only the upper part of the screen: keyboards and bottom sheets cover the rest while the
 #: screen stays the same (and make every screen that shows one look alike).
 LAYOUT_SHARE = 0.6
 LAYOUT_DIM = LAYOUT_GRID[0] * LAYOUT_GRID[1]
 #: ... and that of its title band over BAND_GRID.
-#: Where app bars write a page's title, as shares of the screen's height (under the status
-#: bar, above the content), on phones of 19.5:9 to 16:9.
-TITLE_BAND = (0.027, 0.103)
+#: Where app bars write a page's title, in dp below the top (under the status bar, above the
+#: content); a dp is estimated from the short side, about SHORT_SIDE_DP on phones and tablets
+#: alike (2.7-10.3 % of a portrait phone's height, 6-22 % of a landscape tablet's).
+TITLE_BAND_DP = (24.5, 94.0)
+SHORT_SIDE_DP = 420.0
 BAND_GRID = (4, 32)
 VISUAL_DIM = LAYOUT_DIM + BAND_GRID[0] * BAND_GRID[1]
+#: A step in gray level (0..1) between neighbouring MID_SIZE pixels that counts as an edge.
+EDGE_STEP = 0.05
 
 _DIGITS = re.compile(r"-?\d+")
 
@@ -96,13 +104,15 @@ class ScreenView:
         return self._thumb
 
     def visual_vector(self) -> np.ndarray:
-        """The screen's looks: its layout as an edge map (pooled gradient magnitude, 8x16)
-        and its title band as a finer one (4x32), each centred and unit length, joined with
-        equal weight (so the dot product of two is the mean of the two cosines).
+        """The screen's looks: its layout as an edge map (share of edge pixels per block,
+        LAYOUT_GRID) and its title band as a finer one (BAND_GRID), each centred and unit
+        length, joined with equal weight (so the dot product of two is the mean of the two
+        cosines).
 
-        Edges, not gray levels, so that a screen in dark mode (inverted colours) still looks
-        like itself. The title band (under the status bar, where app bars write the page's
-        name) tells pages apart when their content changes everything below it.
+        Edges, not gray levels, and counted rather than weighed, so that a screen in dark
+        mode (other colours, other contrasts) still looks like itself. The title band (under
+        the status bar, where app bars write the page's name) tells pages apart when their
+        content changes everything below it.
         """
         import numpy as np
 
@@ -110,9 +120,12 @@ class ScreenView:
             return self._visual
         self.thumbnail()
         assert self._mid is not None  # made with the thumbnail
-        upper = self._mid[: round(LAYOUT_SHARE * MID_SIZE[1])]
-        layout = _unit(_pooled_edges(upper, *LAYOUT_GRID))
-        top, bottom = (round(share * MID_SIZE[1]) for share in TITLE_BAND)
+        height, width = self._mid.shape
+        upper = self._mid[: round(LAYOUT_SHARE * height)]
+        grid = LAYOUT_GRID if height >= width else LANDSCAPE_LAYOUT_GRID
+        layout = _unit(_pooled_edges(upper, *grid))
+        per_dp = min(height, width) / SHORT_SIDE_DP
+        top, bottom = (round(dp * per_dp) for dp in TITLE_BAND_DP)
         band = _unit(_pooled_edges(self._mid[top:bottom], *BAND_GRID))
         self._visual = (np.concatenate([layout, band]) / np.sqrt(2.0)).astype(np.float32)
         return self._visual
@@ -297,29 +310,52 @@ def _thumbnail(observation: Observation) -> tuple[np.ndarray, np.ndarray]:
     from PIL import Image
 
     with observation.image() as opened:
+        size = _mid_size(*opened.size)
         if opened.format == "JPEG":
             # Decode at 1/2..1/8 scale straight from the DCT (a phone's 1080x2340 JPEG in
             # about a tenth of the time): the features need no more than MID_SIZE pixels.
-            opened.draft("L", MID_SIZE)
+            opened.draft("L", size)
         # Palette and other modes would resize with nearest-neighbour: make them plain first.
         image = opened if opened.mode in ("RGB", "RGBA", "L") else opened.convert("RGB")
-        # Shrink first, then drop colour: converting a full screenshot costs more than this.
-        # BOX averages every source pixel; reducing_gap pre-shrinks big screenshots fast.
-        # A draft already about MID_SIZE needs no averaging: a nearest-pixel fit is enough.
-        near = image.width < 2 * MID_SIZE[0] and image.height < 2 * MID_SIZE[1]
-        how = Image.Resampling.NEAREST if near else Image.Resampling.BOX
-        mid = image.resize(MID_SIZE, how, reducing_gap=None if near else 2.0).convert("L")
-    small = mid.resize(THUMB_SIZE, Image.Resampling.BOX)
+        mid = _shrink(image, size)
+        # The judge's thumbnail is a portrait grid whatever the screen (its settings are rows
+        # of it), so a landscape screen's is squeezed into it as before.
+        portrait = mid if size == MID_SIZE else _shrink(image, MID_SIZE)
+    small = portrait.resize(THUMB_SIZE, Image.Resampling.BOX)
     as_array = lambda im: np.asarray(im, dtype=np.float32) / 255.0  # noqa: E731
     return as_array(small), as_array(mid)
 
 
+def _shrink(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``image`` at ``size`` in grayscale."""
+    from PIL import Image
+
+    # Shrink first, then drop colour: converting a full screenshot costs more than this.
+    # BOX averages every source pixel; reducing_gap pre-shrinks big screenshots fast.
+    # A draft already about MID_SIZE needs no averaging: a nearest-pixel fit is enough.
+    near = image.width < 2 * size[0] and image.height < 2 * size[1]
+    how = Image.Resampling.NEAREST if near else Image.Resampling.BOX
+    return image.resize(size, how, reducing_gap=None if near else 2.0).convert("L")
+
+
+def _mid_size(width: int, height: int) -> tuple[int, int]:
+    """MID_SIZE, turned for a landscape screen: squeezing a tablet's 800x500 into a portrait
+    grid blurs its text sideways until every screen's edges look alike."""
+    return MID_SIZE if height >= width else (MID_SIZE[1], MID_SIZE[0])
+
+
 def _pooled_edges(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Gradient magnitude of ``image`` averaged over a rows x cols grid of blocks."""
+    """Share of edge pixels of ``image`` in each block of a rows x cols grid.
+
+    An edge is a step in gray level larger than EDGE_STEP, counted whatever its size: the
+    same screen in dark mode, or under another theme, has its edges where they were but of
+    another contrast (text on white vs on near-black), and gradient magnitudes would differ.
+    """
     import numpy as np
 
-    edges = np.abs(np.diff(image, axis=1, append=image[:, -1:]))
-    edges += np.abs(np.diff(image, axis=0, append=image[-1:, :]))
+    across = np.abs(np.diff(image, axis=1, append=image[:, -1:])) > EDGE_STEP
+    down = np.abs(np.diff(image, axis=0, append=image[-1:, :])) > EDGE_STEP
+    edges = (across | down).astype(np.float32)
     h, w = edges.shape
     edges = edges[: h - h % rows, : w - w % cols]
     return (

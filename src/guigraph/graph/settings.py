@@ -9,7 +9,8 @@ from guigraph.errors import ConfigError
 from guigraph.graph.judge import RuleJudgeSettings
 from guigraph.graph.matcher import MatchSettings
 
-SCHEMA_VERSION = 3  # 2: traces keep their tail actions and slot values; 3: title band
+#: 2: traces keep their tail actions and slot values; 3: title band; 4: edge maps count edges
+SCHEMA_VERSION = 4
 
 
 @dataclass(frozen=True)
