@@ -113,3 +113,21 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     asked = asked_fields("Tell Hiro the Atlas lamp price", ALIASES)
     assert offered_fields([step], asked, {6: page}, learned) == [f"screen:{key}"]
     assert offered_fields([step], asked, {6: page}) == []  # nothing names the field
+
+
+def test_text_naming_a_field_read_in_another_app_describes_a_value_and_is_none() -> None:
+    from guigraph.agents.fields import read_field_apps
+    from guigraph.agents.script import describes_field
+
+    typed = ActionTemplate(
+        type="type", text="{text1}", text_sources=(("text1", "screen:weather:id/temperature"),)
+    )
+    edge = Edge(7, 1, 2, (typed,), (), "", 2)
+    trace = Trace("e1", "Note the temperature in Oslo", "Multi_Apps", ("Weather", "Notes"),
+                  (1, 2), (7,), 4)  # fmt: skip
+    read = read_field_apps([trace], {7: edge}, lambda source: "weather")
+    assert read == {"temperature": frozenset({"weather"})}
+    assert describes_field("the temperature in Hanoi", "Chirp", read)
+    # In the app that shows the field, and for text naming no read field, it is a value.
+    assert not describes_field("temperature", "Weather", read)
+    assert not describes_field("Lovely morning run", "Chirp", read)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.agents.fields import learn_field_words
+from guigraph.agents.fields import learn_field_words, read_field_apps
 from guigraph.agents.grounding import ground, step_text
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
@@ -30,7 +30,7 @@ from guigraph.agents.roles import (
     SubGoal,
 )
 from guigraph.agents.script import ScriptStep, app_aliases, is_dismissal, is_home
-from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
+from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans, source_app
 from guigraph.envs import conventions
 from guigraph.retrieval.values import ValueIndex
 from guigraph.types import Action, ActionType, ScrollDirection, Task
@@ -74,6 +74,9 @@ class GraphView:
     markers: dict[str, set[str]] = field(default_factory=dict)
     #: id-less screen field -> what recorded instructions call it (``fields.learn_field_words``)
     field_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: word -> apps whose screens show a field of that name a run read a value from
+    #: (``fields.read_field_apps``): text naming one describes a value, it is none itself.
+    read_fields: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -85,6 +88,10 @@ class GraphView:
             self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
         if not self.markers:
             self.markers = self._find_markers()
+        if not self.read_fields:
+            self.read_fields = read_field_apps(
+                self.traces, self.edges, lambda s: source_app(s, self.id_apps), self.field_words
+            )
         self._graph_data: GraphData | None = None
 
     @property
@@ -246,7 +253,7 @@ class GraphPolicy:
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
-            field_words=self.view.field_words,
+            field_words=self.view.field_words, read_fields=self.view.read_fields,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

@@ -96,6 +96,7 @@ def rank_plans(
     app_counts: Mapping[str, int] | None = None,
     markers: Mapping[str, set[str]] | None = None,
     field_words: Mapping[str, frozenset[str]] | None = None,
+    read_fields: Mapping[str, frozenset[str]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed)."""
@@ -104,15 +105,16 @@ def rank_plans(
     wanted = content_words(instruction)
     scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in retrieved}
     fills: FillCache = {}
+    read = read_fields or {}
     options = [
-        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills)
+        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read)
         for r in retrieved
     ]
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked_fields(instruction, aliases), nodes, fills, field_words or {},
+            asked_fields(instruction, aliases), nodes, fills, field_words or {}, read,
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -126,8 +128,9 @@ def rank_plans(
 def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
+    read_fields: Mapping[str, frozenset[str]],
 ) -> PlanChoice:  # fmt: skip
-    binding = bind(script, item.trace, instruction, values, fills, aliases)
+    binding = bind(script, item.trace, instruction, values, fills, aliases, read_fields)
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
@@ -176,6 +179,7 @@ class _Context:
     nodes: Mapping[int, Node] = field(default_factory=dict)
     fills: FillCache = field(default_factory=dict)
     field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    read_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def app_of(self, source: str) -> str:
         return source_app(source, self.id_apps)
@@ -310,8 +314,9 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         if app is None:
             continue
         binding = bind(
-            part, trace, context.instruction, context.values, context.fills, context.aliases
-        )
+            part, trace, context.instruction, context.values, context.fills, context.aliases,
+            context.read_fields,
+        )  # fmt: skip
         near = _context_words(trace.instruction, part, trace) & context.wanted
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
