@@ -89,8 +89,10 @@ class GraphView:
         if not self.markers:
             self.markers = self._find_markers()
         if not self.read_fields:
+            # Fields named by their ids only: words learned for an id-less field are every
+            # word its runs said ("check", "note"), too loose to tell a description by.
             self.read_fields = read_field_apps(
-                self.traces, self.edges, lambda s: source_app(s, self.id_apps), self.field_words
+                self.traces, self.edges, lambda s: source_app(s, self.id_apps)
             )
         self._graph_data: GraphData | None = None
 
@@ -241,6 +243,8 @@ class GraphPolicy:
     def make_plan(self, task: Task, context: Context | None) -> Plan:
         if context is None or not context.traces:
             return Plan((), rationale="no similar trace in the knowledge base")
+        # Numbers as screens show them: "thirty percent" is the "30%" to tap.
+        task = replace(task, instruction=conventions.active().with_digits(task.instruction))
         candidates = list(context.traces)
         if self.mode == "graph":
             seen = {c.trace.episode_id for c in candidates}

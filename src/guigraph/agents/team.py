@@ -20,6 +20,7 @@ from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
+from guigraph.envs import conventions
 from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 
@@ -77,8 +78,9 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
     def context(task: Task) -> Context | None:
         if not use_graph or kb is None:
             return None
+        instruction = conventions.active().with_digits(task.instruction)  # as make_plan
         return retrieve(
-            kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
+            kb, instruction, k=options.top_k, token_budget=options.token_budget,
             graph=view.graph_data if view is not None else None,
         )  # fmt: skip
 
