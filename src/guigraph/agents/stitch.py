@@ -107,9 +107,10 @@ def rank_plans(
     fills: FillCache = {}
     read = read_fields or {}
     options = [
-        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read)
+        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
+                markers or {})
         for r in retrieved
-    ]
+    ]  # fmt: skip
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
@@ -128,7 +129,7 @@ def rank_plans(
 def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
-    read_fields: Mapping[str, frozenset[str]],
+    read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
 ) -> PlanChoice:  # fmt: skip
     binding = bind(script, item.trace, instruction, values, fills, aliases, read_fields)
     shared = content_words(item.trace.instruction) | _named_apps(
@@ -143,7 +144,16 @@ def _single(
         claimed = _weigh(binding.claimed & wanted, shared & wanted)
     score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
     score += SIMILARITY_WEIGHT * item.score
+    # As for a stitched piece: every recorded use of an app says "email", this task does not,
+    # so the trace does something in it the task did not ask for.
+    score -= sum(1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted))
     return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
+
+
+def _unmarked(app: str, markers: Mapping[str, set[str]], wanted: set[str]) -> bool:
+    """The task says none of the words nearly every recorded use of ``app`` says."""
+    marks = markers.get(app, set())
+    return bool(marks) and not marks & wanted
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -321,8 +331,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
         penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
-        marks = context.markers.get(app, set())
-        if marks and not marks & context.wanted:
+        if _unmarked(app, context.markers, context.wanted):
             penalty += 1.0  # every recorded use of this app says "email"; this task does not
         consumes = [
             source
