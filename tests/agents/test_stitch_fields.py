@@ -131,3 +131,24 @@ def test_text_naming_a_field_read_in_another_app_describes_a_value_and_is_none()
     # In the app that shows the field, and for text naming no read field, it is a value.
     assert not describes_field("temperature", "Weather", read)
     assert not describes_field("Lovely morning run", "Chirp", read)
+
+
+def test_a_field_shown_beside_the_one_the_donor_carried_is_not_carried_instead() -> None:
+    from guigraph.agents.stitch import _adds_to, _Context
+    from guigraph.retrieval.values import ValueIndex
+
+    def context(instruction: str) -> _Context:
+        asked = asked_fields(instruction, ALIASES)
+        return _Context(instruction, set(), ValueIndex(), ALIASES, {}, {}, asked=asked)
+
+    lyrics = context("Text Bo the first line of the lyrics of Gold Hearts")
+    assert not _adds_to("screen:music:id/lyric_3", ["screen:music:id/lyric_0"], lyrics)
+    when = context("Write the time of my Dentist event in a note")
+    carried = ["screen:calendar:id/event_time"]
+    assert not _adds_to("screen:calendar:id/event_date", carried, when)
+    # A field answering what the carried one does not is still offered.
+    assert _adds_to(
+        "screen:music:id/artist",
+        ["screen:music:id/song_title"],
+        context("Tell Bo who sings Gold Hearts"),
+    )

@@ -341,7 +341,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         ]
         produces = produced_by.get(app.lower(), [])
         shown = offered_fields(part, context.asked, context.nodes, context.field_words)
-        asked = [f for f in shown if f not in produces]
+        asked = [f for f in shown if f not in produces and _adds_to(f, produces, context)]
         if asked and not produces:
             # Read only for the field: stop where it is shown. The donor went on to buy the
             # product whose price this task only asks for.
@@ -360,6 +360,18 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior)
         )
     return pieces
+
+
+def _adds_to(field: str, produces: Sequence[str], context: _Context) -> bool:
+    """Whether ``field`` answers more of the task than every field the donor carried: the
+    donor read the first lyric line, and the other lines shown beside it ("lyric 3") answer
+    "the first line of the lyrics" no better; the event's date answers "the time of my
+    event" no better than the event time the donor read."""
+    answers = source_words(field, context.field_words) & context.asked
+    return not any(
+        answers <= source_words(carried, context.field_words) & context.asked
+        for carried in produces
+    )
 
 
 def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
