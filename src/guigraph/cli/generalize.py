@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -48,10 +47,9 @@ def generalize(
     """Seen tasks in wording nobody recorded and new pairings of recorded workflows, with the
     workflow graph and the trace baseline, on the demo's KB. The development half by
     default; fixes are to be guided by it only."""
-    from guigraph.cli.demo import RichReporter, _console, _progress
+    from guigraph.cli.demo import show_run
     from guigraph.envs.simphone.generalize import Half
     from guigraph.envs.simphone.skins import skin_conventions
-    from guigraph.errors import GuigraphError
     from guigraph.eval.demo import DemoConfig
     from guigraph.eval.generalize import GeneralizeConfig, run_generalize
 
@@ -61,17 +59,11 @@ def generalize(
         raise typer.BadParameter(str(exc), param_hint="--skin") from exc
     half = Half.FROZEN if frozen else Half.DEV
     config = GeneralizeConfig(DemoConfig(episodes=episodes, seed=seed, skin=skin), half)
-    console = _console(stderr=as_json)
-    try:
-        with _progress(console) as progress:
-            report = run_generalize(out, config, RichReporter(progress), allow_frozen=frozen)
-    except GuigraphError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    if as_json:
-        typer.echo(json.dumps(report, indent=1))
-        return
-    _print(console, report, out)
+    show_run(
+        as_json,
+        lambda reporter: run_generalize(out, config, reporter, allow_frozen=frozen),
+        lambda console, report: _print(console, report, out),
+    )
 
 
 def _print(console: Console, report: dict[str, Any], out: Path) -> None:
