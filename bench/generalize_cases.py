@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from demo_cases import show
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.generalize import Half, Kind, item_task, packaged, recorded_item
 from guigraph.eval.demo import load_results

@@ -149,7 +149,7 @@ def _count_items(items: Iterable[Item]) -> dict[str, int]:
 
 def _run(path: Path, cases: list[GeneralizeCase], items: dict[str, Item],
          config: GeneralizeConfig, reporter: Reporter) -> list[dict[str, Any]]:  # fmt: skip
-    from guigraph.agents.graph_policy import GraphView
+    from guigraph.compiler.index import GraphView
     from guigraph.eval.suite import run_task
     from guigraph.graph.kb import KnowledgeBase
 
