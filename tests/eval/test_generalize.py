@@ -182,3 +182,37 @@ def test_pairings_are_combinations_the_suite_never_has() -> None:
     pairs = [(p["reading"], p["use"]) for p in tomllib.loads(text)["pairing"]]
     assert len(set(pairs)) == len(pairs)
     assert not set(pairs) & SUITE_PAIRS
+
+
+def test_a_run_records_its_half_resumes_and_logs_every_frozen_run(tmp_path: Path) -> None:
+    from guigraph.eval.demo import DemoConfig
+
+    path = tmp_path / "bench.toml"
+    path.write_text(
+        '[[reworded]]\ntemplate = "tool.wifi"\n'
+        'wordings = ["Wi-Fi {state}, please", "Please turn the Wi-Fi {state} now"]\n'
+        '[[pairing]]\nid = "tiny"\nreading = "price"\nuse = "post"\n'
+        'wordings = ["Post the price of the {product} on Chirp"]\n'
+    )
+    benchmark = load(path)
+    demo = DemoConfig(episodes=4, seed=3)
+    small = {"reworded_seeds": 1, "pairing_seeds": 1}
+    dev = GeneralizeConfig(demo, Half.DEV, **small)
+    report = run_generalize(tmp_path / "run", dev, benchmark=benchmark)
+    assert report["half"] == "dev" and report["setup"]["frozen_runs"] == 0
+    # one reworded wording and its recorded wording, one pairing wording; both memories
+    assert [report[k]["graph"]["episodes"] for k in ("reworded", "recorded", "pairing")] == [
+        1, 1, 1,
+    ]  # fmt: skip
+    assert report["pairing"]["trace"]["episodes"] == 1
+    lines = (tmp_path / "run" / "generalize-dev.jsonl").read_text().splitlines()
+    assert len(lines) == 6
+    again = run_generalize(tmp_path / "run", dev, benchmark=benchmark)  # resumed: nothing rerun
+    assert (tmp_path / "run" / "generalize-dev.jsonl").read_text().splitlines() == lines
+    assert {k: again[k] for k in ("reworded", "pairing")} == {
+        k: report[k] for k in ("reworded", "pairing")
+    }
+    frozen = GeneralizeConfig(demo, Half.FROZEN, **small)
+    report = run_generalize(tmp_path / "run", frozen, allow_frozen=True, benchmark=benchmark)
+    assert report["half"] == "frozen" and report["setup"]["frozen_runs"] == 1
+    assert report["pairing"]["graph"]["episodes"] == 0  # the one pairing is in the dev half

@@ -22,7 +22,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from guigraph.envs.simphone.generalize import Half, Item, Kind, item_task, packaged, recorded_item
+from guigraph.envs.simphone.generalize import (
+    Benchmark,
+    Half,
+    Item,
+    Kind,
+    item_task,
+    packaged,
+    recorded_item,
+)
 from guigraph.errors import ConfigError
 from guigraph.eval.demo import (
     DEMO_LOCK,
@@ -91,15 +99,16 @@ def plan(items: Sequence[Item], half: Half, config: GeneralizeConfig, used_seeds
 
 def run_generalize(
     out: Path, config: GeneralizeConfig, reporter: Reporter | None = None, *,
-    allow_frozen: bool = False,
+    allow_frozen: bool = False, benchmark: Benchmark | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Run (or resume) one half in ``out``; the frozen half only with ``allow_frozen``."""
+    """Run (or resume) one half of ``benchmark`` (default: the packaged one) in ``out``; the
+    frozen half only with ``allow_frozen``."""
     from guigraph.locks import folder_lock
 
     if config.half is Half.FROZEN and not allow_frozen:
         raise ConfigError(
             "the frozen half is run once, for the reported figures; fixes are guided by the "
-            "development half (--half dev). Pass --frozen to run the frozen half."
+            "development half (the default). Pass --frozen to run the frozen half."
         )
     reporter = reporter or SilentReporter()
     out = Path(out)
@@ -108,7 +117,7 @@ def run_generalize(
         used_seeds, kb_stats = prepare_kb(out, config.demo, reporter)
         if config.half is Half.FROZEN:
             _note_frozen_run(out)
-        benchmark = packaged()
+        benchmark = benchmark or packaged()
         cases, items = plan(benchmark.half(config.half), config.half, config, used_seeds)
         rows = _run(out / RESULTS.format(half=config.half), cases, items, config, reporter)
     planned = {case.key for case in cases}
