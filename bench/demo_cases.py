@@ -35,7 +35,7 @@ from guigraph.graph.kb import KnowledgeBase
 
 def rerun(row: dict[str, Any], kb: KnowledgeBase, view: GraphView) -> tuple[bool, Any, Any]:
     task = make_task(row["template_id"], row["seed"])
-    env = SimPhone(row["device"], version=row.get("version", 1))
+    env = SimPhone(row["device"], version=row.get("version", 1), skin=row.get("skin", "standard"))
     team = rule_team(kb, view, TeamOptions(memory=row["memory"]))
     result = run_episode(env, team, task, seed=row["seed"], budget=Budget(max_steps=40))
     return env.task_succeeded(), result, team

@@ -121,3 +121,45 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     asked = asked_fields("Tell Hiro the Atlas lamp price", ALIASES)
     assert offered_fields([step], asked, {6: page}, learned) == [TextSource.screen(key)]
     assert offered_fields([step], asked, {6: page}) == []  # nothing names the field
+
+
+def test_text_naming_a_field_read_in_another_app_describes_a_value_and_is_none() -> None:
+    from guigraph.compiler.fields import read_field_apps
+    from guigraph.compiler.script import describes_field
+
+    typed = ActionTemplate(
+        type="type",
+        text="{text1}",
+        text_sources=(("text1", TextSource.screen("weather:id/temperature")),),
+    )
+    edge = Edge(7, 1, 2, (typed,), (), "", 2)
+    trace = Trace("e1", "Note the temperature in Oslo", "Multi_Apps", ("Weather", "Notes"),
+                  (1, 2), (7,), 4)  # fmt: skip
+    read = read_field_apps([trace], {7: edge}, lambda source: "weather")
+    assert read == {"temperature": frozenset({"weather"})}
+    assert describes_field("the temperature in Hanoi", "Chirp", read)
+    # In the app that shows the field, and for text naming no read field, it is a value.
+    assert not describes_field("temperature", "Weather", read)
+    assert not describes_field("Lovely morning run", "Chirp", read)
+
+
+def test_a_field_shown_beside_the_one_the_donor_carried_is_not_carried_instead() -> None:
+    from guigraph.compiler.stitch import _adds_to, _Context
+    from guigraph.compiler.values import ValueIndex
+
+    def context(instruction: str) -> _Context:
+        asked = asked_fields(instruction, ALIASES)
+        return _Context(instruction, set(), ValueIndex(), ALIASES, {}, {}, asked=asked)
+
+    lyrics = context("Text Bo the first line of the lyrics of Gold Hearts")
+    screen = TextSource.screen
+    assert not _adds_to(screen("music:id/lyric_3"), [screen("music:id/lyric_0")], lyrics)
+    when = context("Write the time of my Dentist event in a note")
+    carried = [screen("calendar:id/event_time")]
+    assert not _adds_to(screen("calendar:id/event_date"), carried, when)
+    # A field answering what the carried one does not is still offered.
+    assert _adds_to(
+        screen("music:id/artist"),
+        [screen("music:id/song_title")],
+        context("Tell Bo who sings Gold Hearts"),
+    )

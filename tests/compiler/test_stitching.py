@@ -81,3 +81,25 @@ def test_a_value_the_phone_lacks_is_searched_once_and_nothing_empty_is_sent(
     assert [a.text for a in typed if "Zorblax" in (a.text or "")] == ["Zorblax gizmo"]
     assert all((a.text or "").strip() for a in typed)
     assert result.steps[-1].executed.action.type is ActionType.IMPOSSIBLE
+
+
+def test_a_day_spelled_out_is_typed_as_the_digits_the_calendar_takes(
+    kb_view: tuple[KnowledgeBase, GraphView],
+) -> None:
+    """'on Jun twenty-three': the world's number words make it the recorded shape 'Jun 23'."""
+    from dataclasses import replace
+
+    from guigraph.envs.simphone.generalize import spell_number
+
+    kb, view = kb_view
+    wins = []
+    for seed in SEEDS[:4]:
+        task = make_task("info.event", seed)
+        month, day = task.params["date"].split()
+        words = f"{task.params['title']} on {month} {spell_number(int(day))}"
+        task = replace(task, instruction=f"Add {words} at {task.params['time']} to my calendar")
+        env = SimPhone()
+        team = rule_team(kb, view, TeamOptions())
+        run_episode(env, team, task, seed=seed, budget=Budget(max_steps=40))
+        wins.append(env.task_succeeded())
+    assert sum(wins) >= 3

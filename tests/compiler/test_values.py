@@ -78,3 +78,18 @@ def test_a_label_seen_once_here_is_a_value_when_it_is_a_value_elsewhere() -> Non
     values.by_site[to_field] |= {"Bruno", "Dana", "Emeka"}
     assert values.is_value_label(32, "Bruno", "Send the newest picture in Gallery to Bruno")
     assert not values.is_value_label(32, "Share", "Share the newest picture")
+
+
+def test_a_value_holding_a_known_value_of_another_kind_is_foreign_where_that_kind_is_not() -> None:
+    values = index()
+    reminders = (50, "type:remind me to")
+    values.by_site[reminders] |= {"buy a gift", "pay rent", "renew passport"}
+    # "I'd like to buy a Nova kettle": the product wrapped in words is no reminder text...
+    assert values.foreign("buy a Nova kettle", reminders)
+    # ...but a reminder naming nothing of another kind is one, and free text holds any kind.
+    assert not values.foreign("buy a present", reminders)
+    assert not values.foreign("buy a Nova kettle", NOTE_BODY)
+
+
+def test_percent_with_a_space_names_a_percent_label() -> None:
+    assert label_in_instruction("30%", "Adjust screen brightness: 30 %")

@@ -21,6 +21,7 @@ from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, Semant
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
+from guigraph.envs import conventions
 from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 
@@ -78,8 +79,9 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
     def context(task: Task) -> Context | None:
         if not use_graph or kb is None:
             return None
+        instruction = conventions.active().with_digits(task.instruction)  # as make_plan
         return retrieve(
-            kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
+            kb, instruction, k=options.top_k, token_budget=options.token_budget,
             graph=view,
         )  # fmt: skip
 

@@ -84,7 +84,6 @@ def demo(
     Last, the logs' test split is replayed teacher-forced and scored for AMS and SR.
     """
     from guigraph.envs.simphone.skins import skin_conventions
-    from guigraph.errors import GuigraphError
     from guigraph.eval.demo import DemoConfig, run_demo
 
     if world != "simphone":
@@ -101,17 +100,33 @@ def demo(
         skin_conventions(skin)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--instances/--skin") from exc
+    show_run(
+        as_json,
+        lambda reporter: run_demo(out, config, reporter, fresh=fresh).to_dict(),
+        lambda console, report: _print_report(console, report, out),
+    )
+
+
+def show_run(
+    as_json: bool,
+    run: Callable[[RichReporter], dict[str, Any]],
+    show: Callable[[Console, dict[str, Any]], None],
+) -> None:
+    """Run a demo-like job under progress bars (on stderr with ``--json``); print its report
+    as JSON or with ``show``; a typed error as one line (exit 2)."""
+    from guigraph.errors import GuigraphError
+
     console = _console(stderr=as_json)
     try:
         with _progress(console) as progress:
-            report = run_demo(out, config, RichReporter(progress), fresh=fresh)
+            report = run(RichReporter(progress))
     except GuigraphError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     if as_json:
-        typer.echo(json.dumps(report.to_dict(), indent=1))
+        typer.echo(json.dumps(report, indent=1))
         return
-    _print_report(console, report.to_dict(), out)
+    show(console, report)
 
 
 def _world_demo(
@@ -119,23 +134,17 @@ def _world_demo(
     tasks: tuple[str, ...],
 ) -> None:  # fmt: skip
     """The demo on another world's suite (MiniWoB++ on the web)."""
-    from guigraph.errors import GuigraphError
     from guigraph.eval.world_demo import WorldDemoConfig, run_world_demo
 
     if fresh and out.exists():
         shutil.rmtree(out)
-    console = _console(stderr=as_json)
-    try:
-        config = WorldDemoConfig(world=world, demos=demos, seeds=seeds, tasks=tasks)
-        with _progress(console) as progress:
-            report = run_world_demo(out, config, RichReporter(progress))
-    except GuigraphError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    if as_json:
-        typer.echo(json.dumps(report, indent=1))
-        return
-    _print_world_report(console, report, out)
+    show_run(
+        as_json,
+        lambda reporter: run_world_demo(
+            out, WorldDemoConfig(world=world, demos=demos, seeds=seeds, tasks=tasks), reporter
+        ),
+        lambda console, report: _print_world_report(console, report, out),
+    )
 
 
 def _print_world_report(console: Console, report: dict[str, Any], out: Path) -> None:

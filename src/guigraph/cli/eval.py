@@ -21,6 +21,9 @@ eval_app = typer.Typer(
 
 
 def register(app: typer.Typer) -> None:
+    from guigraph.cli.generalize import generalize
+
+    eval_app.command("generalize")(generalize)
     app.add_typer(eval_app, name="eval")
 
 

@@ -8,7 +8,7 @@ donor went on to buy the product whose price this task only asks for).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.slots import content_words, words
@@ -123,3 +123,25 @@ def until_shown(
 
 def _names_an_app(word: str, app_words: set[str]) -> bool:
     return word in app_words or word + "s" in app_words or word.rstrip("s") in app_words
+
+
+def read_field_apps(
+    traces: Sequence[Trace],
+    edges: Mapping[int, Edge],
+    app_of: Callable[[TextSource], str],
+    learned: Mapping[str, frozenset[str]] | None = None,
+) -> dict[str, frozenset[str]]:
+    """Word -> the apps (lower-cased) whose screens showed a field of that name that a
+    recorded run read a value from ("temperature" -> weather, "price" -> shop). Text that
+    names such a field of another app describes a value to read there, not a value to type:
+    "the temperature in Hanoi" is no post text."""
+    apps: dict[str, set[str]] = {}
+    for trace in traces:
+        templates = [a for e in trace.edge_path if e in edges for a in edges[e].actions]
+        for template in (*templates, *trace.tail):
+            for _, source in template.text_sources:
+                if source.from_screen:
+                    for word in source_words(source, learned):
+                        if word.isalpha():  # "lyric_0": the 0 numbers the line, names nothing
+                            apps.setdefault(word, set()).add(app_of(source))
+    return {word: frozenset(found) for word, found in apps.items()}

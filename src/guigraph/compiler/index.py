@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.compiler.fields import learn_field_words
+from guigraph.compiler.fields import learn_field_words, read_field_apps
 from guigraph.compiler.script import app_aliases, is_home
 from guigraph.compiler.slots import content_words
-from guigraph.compiler.stitch import apps_named
+from guigraph.compiler.stitch import apps_named, source_app
 from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
 from guigraph.types import ActionType
@@ -53,6 +53,9 @@ class GraphView:
     markers: dict[str, set[str]] = field(default_factory=dict)
     #: id-less screen field -> what recorded instructions call it (``fields.learn_field_words``)
     field_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: word -> apps whose screens show a field of that name a run read a value from
+    #: (``fields.read_field_apps``): text naming one describes a value, it is none itself.
+    read_fields: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -64,6 +67,12 @@ class GraphView:
             self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
         if not self.markers:
             self.markers = self._find_markers()
+        if not self.read_fields:
+            # Fields named by their ids only: words learned for an id-less field are every
+            # word its runs said ("check", "note"), too loose to tell a description by.
+            self.read_fields = read_field_apps(
+                self.traces, self.edges, lambda s: source_app(s, self.id_apps)
+            )
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
 

@@ -86,6 +86,8 @@ class GraphPolicy:
     def make_plan(self, task: Task, context: Context | None) -> Plan:
         if context is None or not context.traces:
             return Plan((), rationale="no similar trace in the knowledge base")
+        # Numbers as screens show them: "thirty percent" is the "30%" to tap.
+        task = replace(task, instruction=conventions.active().with_digits(task.instruction))
         candidates = list(context.traces)
         if self.mode == "graph":
             candidates += context.app_traces
@@ -94,6 +96,7 @@ class GraphPolicy:
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
             field_words=self.view.field_words, fills=context.fills,
+            read_fields=self.view.read_fields,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

@@ -161,11 +161,14 @@ FillCache = dict[tuple[str, str, Site, bool], "str | None"]
 def bind(
     steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
     cache: FillCache | None = None, aliases: Mapping[str, str] | None = None,
+    read_fields: Mapping[str, frozenset[str]] | None = None,
 ) -> Binding:  # fmt: skip
     """Fill the script's values for ``instruction``; unfilled ones keep the trace's own.
 
     ``aliases`` (name -> app): a value that names another app ("ViewTube video City Tour"
-    as a ShopMall product) is of the wrong kind."""
+    as a ShopMall product) is of the wrong kind. ``read_fields`` (word -> apps whose screens
+    show a field of that name): a value naming another app's field describes the value to
+    read there ("the temperature in Hanoi" is no post text), so it is of the wrong kind too."""
     binding = Binding([], recorded=steps)
     fills: FillCache = {} if cache is None else cache
     app_names = set((aliases or {}).values())
@@ -174,7 +177,12 @@ def bind(
         def wrong_kind(value: str) -> bool:
             # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
             named = {w for w in value.split() if w in app_names} - {app}
-            return bool(named) or values.foreign(value, site) or _asks(value, instruction)
+            return (
+                bool(named)
+                or values.foreign(value, site)
+                or _asks(value, instruction)
+                or describes_field(value, app, read_fields or {})
+            )
 
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
@@ -220,6 +228,13 @@ def bind(
     task = frozenset(new_words)
     binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
     return binding
+
+
+def describes_field(value: str, app: str | None, read_fields: Mapping[str, frozenset[str]]) -> bool:
+    """``value`` names a field another app shows and runs read values from: it describes
+    the value to carry ("the temperature in Hanoi", "the price of the lamp"), it is not one."""
+    here = (app or "").lower()
+    return any(here not in read_fields.get(word, {here}) for word in content_words(value))
 
 
 def slot_values(trace: Trace, binding: Binding) -> tuple[dict[SlotKey, str], tuple[SlotKey, ...]]:

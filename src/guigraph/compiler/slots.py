@@ -89,7 +89,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(w.strip(_EDGE_PUNCT) for w in found if w.strip(_EDGE_PUNCT))
 
 
-_PERCENT = re.compile(r"(\d)\s*(?:percent|per cent)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"(\d)\s*(?:percent\b|per cent\b|%)", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=8192)

@@ -98,6 +98,7 @@ def rank_plans(
     markers: Mapping[str, set[str]] | None = None,
     field_words: Mapping[str, frozenset[str]] | None = None,
     fills: FillCache | None = None,
+    read_fields: Mapping[str, frozenset[str]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed).
@@ -114,15 +115,17 @@ def rank_plans(
         for r in retrieved
     }
     fills = {} if fills is None else fills
+    read = read_fields or {}
     options = [
-        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills)
+        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
+                markers or {})
         for r in retrieved
-    ]
+    ]  # fmt: skip
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked_fields(instruction, aliases), nodes, fills, field_words or {},
+            asked_fields(instruction, aliases), nodes, fills, field_words or {}, read,
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -136,8 +139,11 @@ def rank_plans(
 def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
+    read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
 ) -> PlanChoice:  # fmt: skip
-    binding = item.binding or bind(script, item.trace, instruction, values, fills, aliases)
+    binding = item.binding or bind(
+        script, item.trace, instruction, values, fills, aliases, read_fields
+    )
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
@@ -150,7 +156,16 @@ def _single(
         claimed = _weigh(binding.claimed & wanted, shared & wanted)
     score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
     score += SIMILARITY_WEIGHT * item.score
+    # As for a stitched piece: every recorded use of an app says "email", this task does not,
+    # so the trace does something in it the task did not ask for.
+    score -= sum(1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted))
     return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
+
+
+def _unmarked(app: str, markers: Mapping[str, set[str]], wanted: set[str]) -> bool:
+    """The task says none of the words nearly every recorded use of ``app`` says."""
+    marks = markers.get(app, set())
+    return bool(marks) and not marks & wanted
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -186,6 +201,7 @@ class _Context:
     nodes: Mapping[int, Node] = field(default_factory=dict)
     fills: FillCache = field(default_factory=dict)
     field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    read_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def app_of(self, source: TextSource) -> str:
         return source_app(source, self.id_apps)
@@ -320,14 +336,14 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         if app is None:
             continue
         binding = bind(
-            part, trace, context.instruction, context.values, context.fills, context.aliases
-        )
+            part, trace, context.instruction, context.values, context.fills, context.aliases,
+            context.read_fields,
+        )  # fmt: skip
         near = _context_words(trace.instruction, part, trace) & context.wanted
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
         penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
-        marks = context.markers.get(app, set())
-        if marks and not marks & context.wanted:
+        if _unmarked(app, context.markers, context.wanted):
             penalty += 1.0  # every recorded use of this app says "email"; this task does not
         consumes = [
             source
@@ -337,7 +353,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         ]
         produces = produced_by.get(app.lower(), [])
         shown = offered_fields(part, context.asked, context.nodes, context.field_words)
-        asked = [f for f in shown if f not in produces]
+        asked = [f for f in shown if f not in produces and _adds_to(f, produces, context)]
         if asked and not produces:
             # Read only for the field: stop where it is shown. The donor went on to buy the
             # product whose price this task only asks for.
@@ -356,6 +372,18 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior)
         )
     return pieces
+
+
+def _adds_to(field: TextSource, produces: Sequence[TextSource], context: _Context) -> bool:
+    """Whether ``field`` answers more of the task than every field the donor carried: the
+    donor read the first lyric line, and the other lines shown beside it ("lyric 3") answer
+    "the first line of the lyrics" no better; the event's date answers "the time of my
+    event" no better than the event time the donor read."""
+    answers = source_words(field, context.field_words) & context.asked
+    return not any(
+        answers <= source_words(carried, context.field_words) & context.asked
+        for carried in produces
+    )
 
 
 def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:

@@ -166,16 +166,33 @@ class ValueIndex:
             # The site's own values, not its pool: a note's body holds cities and products
             # alike, and pools through it join every kind.
             own = self._keys(site)
-            verdict = (
-                key not in own
-                and not self._same_numeric_shape(value, site)
-                and any(
-                    len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
-                    for theirs in map(self._keys, self._sites_of(value))
-                )
+            verdict = key not in own and (
+                self._of_other_kind(value, own, site)
+                or any(self._of_other_kind(part, own, site) for part in self._known_parts(key))
             )
             self._foreign[(key, site)] = verdict
         return verdict
+
+    def _of_other_kind(self, value: str, own: frozenset[str], site: Site) -> bool:
+        return not self._same_numeric_shape(value, site) and any(
+            len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
+            for theirs in map(self._keys, self._sites_of(value))
+        )
+
+    def _known_parts(self, key: str) -> list[str]:
+        """Recorded values of two or more words inside ``key`` ("buy a Lumen camera bag"
+        holds the product "lumen camera bag"): a value wrapped in words of another kind's
+        task is still of its own kind, and the wrapping does not make it fit here."""
+        self._sites_of("")  # builds the index
+        assert self._by_value is not None
+        tokens = key.split()
+        return [
+            part
+            for size in range(2, min(self._longest, len(tokens) - 1) + 1)
+            for start in range(len(tokens) - size + 1)
+            if (part := " ".join(tokens[start : start + size])) in self._by_value
+            and not any(c.isdigit() for c in part)
+        ]
 
     def _same_numeric_shape(self, value: str, site: Site) -> bool:
         """Times, dates and amounts are too many for two places to share one by chance: an

@@ -54,6 +54,26 @@ ENGLISH_QUESTION_FIELDS: Mapping[str, frozenset[str]] = {
 }
 
 
+#: Number words of English: a task may spell out ("twenty-five minutes") what a screen shows
+#: in digits. Compounds of a tens word and a ones word are read as their sum.
+ENGLISH_NUMBER_WORDS: Mapping[str, int] = {
+    **{w: n for n, w in enumerate((
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+        "eighteen", "nineteen",
+    ))},
+    **{w: 10 * n for n, w in enumerate(
+        ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"), start=2
+    )},
+    "hundred": 100,
+}  # fmt: skip
+
+#: A number joined to its unit by a hyphen ("25-minute", "70-percent"): the unit is a word.
+_NUMBER_HYPHEN_UNIT = re.compile(r"(?<![\w-])(\d+)-(?=[^\W\d])")
+#: Text in quotes is a value to type as written ("Text Bo 'one more thing'").
+_QUOTED = re.compile(r"""(?<!\w)(['"‘“]).*?(?:['"’”])(?!\w)""")
+
+
 @dataclass(frozen=True, slots=True)
 class Conventions:
     """One platform's conventions. Compare words lower-cased and stripped."""
@@ -90,6 +110,41 @@ class Conventions:
     dialog_title_ids: frozenset[str] = frozenset()
     #: Class-name endings of pagers and tab strips: a sideways swipe on one may change page.
     pager_classes: tuple[str, ...] = ()
+    #: Number words of the world's language -> their value (``ENGLISH_NUMBER_WORDS``).
+    number_words: Mapping[str, int] = field(default_factory=dict)
+
+    def with_digits(self, text: str) -> str:
+        """``text`` with its spelled-out numbers in digits, as screens show them ("a
+        twenty-five-minute timer" -> "a 25 minute timer"); quoted text is kept as written."""
+        if not self.number_words:
+            return text
+        kept = [m.span() for m in _QUOTED.finditer(text)]
+        out: list[str] = []
+        last = 0
+        for start, end in [*kept, (len(text), len(text))]:
+            out.append(self._digits(text[last:start]))
+            out.append(text[start:end])
+            last = end
+        return "".join(out)
+
+    def _digits(self, text: str) -> str:
+        words = "|".join(sorted(map(re.escape, self.number_words), key=len, reverse=True))
+        compound = re.compile(rf"\b({words})(?:[- ]({words}))?\b(-?)", re.IGNORECASE)
+
+        def number(match: re.Match[str]) -> str:
+            first = self.number_words[match.group(1).lower()]
+            second = self.number_words[match.group(2).lower()] if match.group(2) else None
+            if second is not None and first >= 20 and first % 10 == 0 and 0 < second < 10:
+                value = str(first + second)
+            elif second == 100 and 0 < first < 10:  # "one hundred"
+                value = str(first * 100)
+            elif second is not None:  # "one two": two numbers, not one
+                return f"{first} {second}" + (" " if match.group(3) else "")
+            else:
+                value = str(first)
+            return value + (" " if match.group(3) else "")
+
+        return _NUMBER_HYPHEN_UNIT.sub(r"\1 ", compound.sub(number, text))
 
     def is_home(self, app: str | None) -> bool:
         return (app or "").strip().lower() in self.home_apps
@@ -161,6 +216,7 @@ ANDROID = Conventions(
     loading_texts=("loading", "please wait"),
     transient_words=frozenset({"dialog", "popup", "alert", "toast", "snackbar"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
+    number_words=ENGLISH_NUMBER_WORDS,
     framework_apps=frozenset({"android"}),
     container_classes=(
         "Layout",
@@ -201,6 +257,7 @@ WEB = Conventions(
     loading_texts=("loading", "please wait"),
     transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
+    number_words=ENGLISH_NUMBER_WORDS,
     opens_apps_by="url",
     # ARIA roles of fields (a <select> is typed into too: its option's label).
     field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),

@@ -27,6 +27,8 @@ from guigraph.eval.suite import MEMORIES, EvalCase, Sizes, plan_cases, run_case,
 DEMO_SCHEMA_VERSION = 1
 RESULTS_FILE = "results.jsonl"
 REPLAY_FILE = "replay-{memory}.jsonl"
+#: Every evaluation's results kept in a demo folder: made by other code, they are deleted.
+RESULT_FILES = (RESULTS_FILE, REPLAY_FILE.format(memory="*"), "generalize-*.jsonl")
 #: Held by the running demo: a second demo in the same folder would delete its files.
 DEMO_LOCK = "demo.lock"
 
@@ -119,9 +121,7 @@ def _run_demo(
     out: Path, config: DemoConfig, reporter: Reporter, seen: list[str], held: list[str]
 ) -> DemoReport:
     started = time.perf_counter()
-    _claim_folder(out, config, reporter)
-    used_seeds = _ensure_logs(out / "logs", config, reporter)
-    kb_stats = _ensure_kb(out, reporter)
+    used_seeds, kb_stats = prepare_kb(out, config, reporter)
     cases = plan_cases(
         seen, held, config.sizes, used_seeds, config.device, config.other_device,
         skin=config.skin,
@@ -143,6 +143,17 @@ def _run_demo(
         "seconds": round(time.perf_counter() - started, 1),
     }
     return DemoReport(summarize(r for r in rows if r["key"] in planned), setup)
+
+
+def prepare_kb(
+    out: Path, config: DemoConfig, reporter: Reporter
+) -> tuple[set[int], dict[str, Any]]:
+    """Claim ``out`` for ``config``, record its logs and build its KB (each kept when there);
+    returns the seeds the logs used and the KB's size. Other evaluations on the demo's KB
+    (``guigraph eval generalize``) call this too, so a demo folder serves them all."""
+    _claim_folder(out, config, reporter)
+    used_seeds = _ensure_logs(out / "logs", config, reporter)
+    return used_seeds, _ensure_kb(out, reporter)
 
 
 def evaluated_templates(only: Sequence[str] = ()) -> tuple[list[str], list[str]]:
@@ -181,9 +192,9 @@ def _claim_folder(out: Path, config: DemoConfig, reporter: Reporter) -> None:
         reporter.note(f"{out}: the guigraph code changed since this run; starting over")
         for part in ("logs", "kb"):
             shutil.rmtree(out / part, ignore_errors=True)
-        (out / RESULTS_FILE).unlink(missing_ok=True)
-        for memory in MEMORIES:
-            (out / REPLAY_FILE.format(memory=memory)).unlink(missing_ok=True)
+        for pattern in RESULT_FILES:
+            for stale in out.glob(pattern):
+                stale.unlink()
     out.mkdir(parents=True, exist_ok=True)
     marker.write_text(json.dumps({**wanted, "code": code}, indent=1) + "\n")
 

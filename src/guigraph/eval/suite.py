@@ -24,7 +24,15 @@ MEMORIES = ("graph", "trace")
 #: Evaluation seeds start far above the recorder's (``seed * 100_003 + index``) for any
 #: sensible recording seed; seeds that the logs used anyway are skipped, never reused.
 EVAL_SEED_BASE = 900_000_000
-CONDITION_SEED_OFFSET = {"seen": 0, "unseen_templates": 10_000, "other_device": 20_000}
+CONDITION_SEED_OFFSET = {
+    "seen": 0,
+    "unseen_templates": 10_000,
+    "other_device": 20_000,
+    # The generalization benchmark (``guigraph eval generalize``): the reworded tasks and
+    # their recorded wording share seeds, so both are scored on the same worlds.
+    "reworded": 30_000,
+    "pairing": 40_000,
+}
 
 
 @dataclass(frozen=True)
@@ -102,23 +110,41 @@ def run_case(
     case: EvalCase, kb: KnowledgeBase | None, view: GraphView | None, max_steps: int = 40
 ) -> dict[str, Any]:
     """One episode with a fresh team; the result row of ``results.jsonl``."""
+    from guigraph.envs.simphone.tasks import make_task
+
+    task = make_task(case.template_id, case.seed)
+    outcome = run_task(task, case.seed, case.memory, kb, view, max_steps,
+                       device=case.device, version=case.version, skin=case.skin)  # fmt: skip
+    return {"key": case.key, **asdict(case), "category": task.category, **outcome}
+
+
+def run_task(
+    task: Task,
+    seed: int,
+    memory: str,
+    kb: KnowledgeBase | None,
+    view: GraphView | None,
+    max_steps: int = 40,
+    *,
+    device: str = "Pixel 7 Pro",
+    version: int = 1,
+    skin: str = "standard",
+) -> dict[str, Any]:
+    """One SimPhone episode of ``task`` (in world ``seed``) by a fresh model-free team with
+    ``memory``: the world checker's verdict, the team's stopping reason, steps and seconds."""
     from guigraph.agents.loop import Budget, run_episode
     from guigraph.agents.team import TeamOptions, rule_team
     from guigraph.envs import make
 
-    env = make("simphone", device=case.device, version=case.version, skin=case.skin)
+    env = make("simphone", device=device, version=version, skin=skin)
     try:
-        task = env.make_task(case.template_id, case.seed)
-        team = rule_team(kb, view, TeamOptions(memory=case.memory))
-        result = run_episode(env, team, task, seed=case.seed, budget=Budget(max_steps=max_steps))
+        team = rule_team(kb, view, TeamOptions(memory=memory))
+        result = run_episode(env, team, task, seed=seed, budget=Budget(max_steps=max_steps))
         verdict = env.evaluate()
         success = verdict is not None and verdict.success
     finally:
         env.close()
     return {
-        "key": case.key,
-        **asdict(case),
-        "category": task.category,
         "success": bool(success),
         "finished": result.finished,
         "reason": result.reason,

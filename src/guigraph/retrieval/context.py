@@ -100,7 +100,9 @@ def bind_trace(
     so that model roles read the values the model-free team would type. ``fills`` is the
     episode's cache of slot fills, shared with the team's plan ranking."""
     script = trace_script(trace, graph.edges, graph.nodes)
-    binding = bind(script, trace, instruction, graph.values, fills, graph.aliases)
+    binding = bind(
+        script, trace, instruction, graph.values, fills, graph.aliases, graph.read_fields
+    )
     values, missing = slot_values(trace, binding)
     return RetrievedTrace(trace, 0.0, values, missing, binding)
 

@@ -41,6 +41,12 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=max(6, size))
 
 
+def one_line(text: str) -> str:
+    """Every text slot is one line tall: a value of several lines (typed into a field, posted)
+    shows its lines side by side, as a one-line field shows pasted lines."""
+    return " ".join(text.splitlines())
+
+
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
     f = font(size)
     if draw.textlength(text, font=f) <= width:
@@ -72,6 +78,7 @@ class Painter:
         anchor: str = "lm",
     ) -> None:
         size_px = self.px(size)
+        text = one_line(text)
         if width is not None:
             text = _fit(self.draw, text, size_px, width)
         self.draw.text(xy, text, font=font(size_px), fill=fill, anchor=anchor)
@@ -198,7 +205,11 @@ class Painter:
             end = (
                 x1
                 + pad
-                + (self.draw.textlength(w.text, font=font(self.px(FONT["input"]))) if w.text else 0)
+                + (
+                    self.draw.textlength(one_line(w.text), font=font(self.px(FONT["input"])))
+                    if w.text
+                    else 0
+                )
             )
             self.draw.line(
                 (end + 2, cy - self.px(9), end + 2, cy + self.px(9)), fill=self.accent, width=2

@@ -20,8 +20,15 @@ __all__ = ["TEMPLATES", "check_success", "get_template", "make_task", "plan_for"
 
 
 def get_template(template_id: str) -> Template:
-    try:
+    """A suite template, or a pairing of the generalization benchmark (never recorded)."""
+    from guigraph.envs.simphone.generalize import packaged
+    from guigraph.envs.simphone.pairings import PAIRINGS
+
+    if template_id in TEMPLATES:
         return TEMPLATES[template_id]
+    packaged()  # reading the benchmark registers its pairings
+    try:
+        return PAIRINGS[template_id]
     except KeyError:
         raise ValueError(
             f"unknown SimPhone template {template_id!r}; known: {', '.join(sorted(TEMPLATES))}"

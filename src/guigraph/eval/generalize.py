@@ -1,0 +1,217 @@
+"""``guigraph eval generalize``: the generalization benchmark on the demo's knowledge base.
+
+Runs the model-free team, with the workflow graph and with the trace baseline, on one half of
+the benchmark (``guigraph.envs.simphone.generalize``): recorded templates asked in new words,
+the same tasks in their recorded wording, and new pairings of recorded workflows. Success is
+SimPhone's checker. The KB is the demo's (same logs settings, same code: ``prepare_kb``), so
+``--out`` may be a demo folder; results go to ``generalize-<half>.jsonl`` there, one line per
+finished episode, and a run resumes like the demo.
+
+The frozen half is for the reported figures only: the runner refuses it unless asked
+explicitly, and notes every frozen run in ``frozen-runs.jsonl`` (kept across code changes), so
+the folder shows how often it was looked at.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from guigraph.envs.simphone.generalize import (
+    Benchmark,
+    Half,
+    Item,
+    Kind,
+    item_task,
+    packaged,
+    recorded_item,
+)
+from guigraph.errors import ConfigError
+from guigraph.eval.demo import (
+    DEMO_LOCK,
+    DemoConfig,
+    Reporter,
+    SilentReporter,
+    code_fingerprint,
+    load_results,
+    prepare_kb,
+)
+from guigraph.eval.suite import MEMORIES, eval_seeds
+
+RESULTS = "generalize-{half}.jsonl"
+FROZEN_LOG = "frozen-runs.jsonl"
+KINDS = (Kind.REWORDED, Kind.RECORDED, Kind.PAIRING)
+
+
+@dataclass(frozen=True)
+class GeneralizeConfig:
+    demo: DemoConfig = field(default_factory=DemoConfig)
+    half: Half = Half.DEV
+    #: Worlds per reworded wording (its recorded wording runs on the same ones).
+    reworded_seeds: int = 2
+    #: Worlds per pairing wording.
+    pairing_seeds: int = 3
+
+
+@dataclass(frozen=True)
+class GeneralizeCase:
+    half: Half
+    kind: Kind
+    memory: str
+    item_id: str
+    seed: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.half}|{self.kind}|{self.memory}|{self.item_id}|{self.seed}"
+
+
+def plan(items: Sequence[Item], half: Half, config: GeneralizeConfig, used_seeds: set[int]
+         ) -> tuple[list[GeneralizeCase], dict[str, Item]]:  # fmt: skip
+    """The half's cases: every wording on its worlds, and each reworded template's recorded
+    wording on the same worlds; with both memories."""
+    reworded_worlds = eval_seeds("reworded", config.reworded_seeds, used_seeds)
+    pairing_worlds = eval_seeds("pairing", config.pairing_seeds, used_seeds)
+    by_id: dict[str, Item] = {}
+    runs: list[tuple[Item, list[int]]] = []
+    for item in items:
+        worlds = pairing_worlds if item.kind is Kind.PAIRING else reworded_worlds
+        runs.append((item, worlds))
+        if item.kind is Kind.REWORDED:
+            recorded = recorded_item(item.template_id)
+            if recorded.item_id not in by_id:
+                runs.append((recorded, reworded_worlds))
+                by_id[recorded.item_id] = recorded
+        by_id[item.item_id] = item
+    cases = [
+        GeneralizeCase(half, item.kind, memory, item.item_id, seed)
+        for memory in MEMORIES
+        for item, worlds in runs
+        for seed in worlds
+    ]
+    return cases, by_id
+
+
+def run_generalize(
+    out: Path, config: GeneralizeConfig, reporter: Reporter | None = None, *,
+    allow_frozen: bool = False, benchmark: Benchmark | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Run (or resume) one half of ``benchmark`` (default: the packaged one) in ``out``; the
+    frozen half only with ``allow_frozen``."""
+    from guigraph.locks import folder_lock
+
+    if config.half is Half.FROZEN and not allow_frozen:
+        raise ConfigError(
+            "the frozen half is run once, for the reported figures; fixes are guided by the "
+            "development half (the default). Pass --frozen to run the frozen half."
+        )
+    reporter = reporter or SilentReporter()
+    out = Path(out)
+    started = time.perf_counter()
+    with folder_lock(out, DEMO_LOCK, "another demo or benchmark is running in this folder"):
+        used_seeds, kb_stats = prepare_kb(out, config.demo, reporter)
+        if config.half is Half.FROZEN:
+            _note_frozen_run(out)
+        benchmark = benchmark or packaged()
+        cases, items = plan(benchmark.half(config.half), config.half, config, used_seeds)
+        rows = _run(out / RESULTS.format(half=config.half), cases, items, config, reporter)
+    planned = {case.key for case in cases}
+    rows = [row for row in rows if row["key"] in planned]
+    return {
+        "half": str(config.half),
+        **summarize(rows),
+        "failures": failures(rows),
+        "setup": {
+            "benchmark": benchmark.source,
+            "items": _count_items(items.values()),
+            "worlds_per_wording": {
+                "reworded": config.reworded_seeds,
+                "pairing": config.pairing_seeds,
+            },
+            "logs_episodes": config.demo.episodes,
+            "logs_seed": config.demo.seed,
+            "skin": config.demo.skin,
+            "kb": kb_stats,
+            "frozen_runs": len(load_results(out / FROZEN_LOG)),
+            "seconds": round(time.perf_counter() - started, 1),
+        },
+    }
+
+
+def _note_frozen_run(out: Path) -> None:
+    entry = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "code": code_fingerprint()}
+    with (out / FROZEN_LOG).open("a") as sink:
+        sink.write(json.dumps(entry) + "\n")
+
+
+def _count_items(items: Iterable[Item]) -> dict[str, int]:
+    counts = {str(kind): 0 for kind in KINDS}
+    for item in items:
+        counts[str(item.kind)] += 1
+    return counts
+
+
+def _run(path: Path, cases: list[GeneralizeCase], items: dict[str, Item],
+         config: GeneralizeConfig, reporter: Reporter) -> list[dict[str, Any]]:  # fmt: skip
+    from guigraph.compiler.index import GraphView
+    from guigraph.eval.suite import run_task
+    from guigraph.graph.kb import KnowledgeBase
+
+    rows = load_results(path)
+    done = {row["key"] for row in rows}
+    demo = config.demo
+    with KnowledgeBase.open(path.parent / "kb") as kb, path.open("a") as sink:
+        view = GraphView.load(kb)
+        for memory in MEMORIES:
+            group = [case for case in cases if case.memory == memory]
+            advance = reporter.stage(
+                f"{config.half} half · {memory}", len(group), sum(c.key in done for c in group)
+            )
+            for case in group:
+                if case.key in done:
+                    continue
+                item = items[case.item_id]
+                task = item_task(item, case.seed)
+                outcome = run_task(task, case.seed, memory, kb, view, demo.max_steps,
+                                   device=demo.device, skin=demo.skin)  # fmt: skip
+                row = {"key": case.key, **asdict(case), "template_id": item.template_id,
+                       "instruction": task.instruction, **outcome}  # fmt: skip
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+                rows.append(row)
+                advance()
+    return rows
+
+
+def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """``{kind: {memory: {sr, episodes, successes}}}`` for the three kinds."""
+    grouped: dict[tuple[str, str], list[bool]] = {}
+    for row in rows:
+        grouped.setdefault((row["kind"], row["memory"]), []).append(bool(row["success"]))
+    summary: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind in KINDS:
+        summary[str(kind)] = {}
+        for memory in MEMORIES:
+            outcomes = grouped.get((str(kind), memory), [])
+            wins = sum(outcomes)
+            summary[str(kind)][memory] = {
+                "sr": round(wins / len(outcomes), 4) if outcomes else 0.0,
+                "episodes": len(outcomes),
+                "successes": wins,
+            }
+    return summary
+
+
+def failures(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The graph memory's failed episodes: what to read when classifying (the trace
+    baseline's failures on pairings are expected)."""
+    return [
+        {k: row[k] for k in ("kind", "item_id", "seed", "instruction", "reason", "steps")}
+        for row in rows
+        if row["memory"] == "graph" and not row["success"]
+    ]

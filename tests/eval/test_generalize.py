@@ -1,0 +1,218 @@
+"""The generalization benchmark's protocol: a fixed split, a guarded frozen half, world-judged
+items (reworded tasks and new pairings)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from guigraph.envs.simphone.env import SimPhone
+from guigraph.envs.simphone.expert import Expert
+from guigraph.envs.simphone.generalize import (
+    Half,
+    Item,
+    Kind,
+    item_task,
+    load,
+    packaged,
+    render,
+    spell_number,
+    split,
+)
+from guigraph.envs.simphone.pairings import PAIRINGS
+from guigraph.envs.simphone.tasks import make_task, plan_for
+from guigraph.errors import ConfigError
+from guigraph.eval.generalize import GeneralizeConfig, run_generalize
+from guigraph.types import Task
+
+
+def _expert_succeeds(task: Task, seed: int) -> bool:
+    env = SimPhone("Pixel 7 Pro")
+    try:
+        env.reset(task, seed)
+        expert = Expert(env, plan_for(task, env.world), seed)
+        for _ in range(80):
+            if env.step(expert.next_action()).done:
+                break
+        verdict = env.evaluate()
+        return verdict is not None and verdict.success
+    finally:
+        env.close()
+
+
+def _untouched_succeeds(task: Task, seed: int) -> bool:
+    env = SimPhone("Pixel 7 Pro")
+    try:
+        env.reset(task, seed)
+        verdict = env.evaluate()
+        return verdict is not None and verdict.success
+    finally:
+        env.close()
+
+
+def test_split_is_deterministic_disjoint_and_order_free() -> None:
+    items = list(packaged().items)
+    halves = split(items)
+    shuffled = items[:]
+    random.Random(3).shuffle(shuffled)
+    assert split(shuffled) == halves
+    assert set(halves) == {item.item_id for item in items}
+    dev = {i for i, h in halves.items() if h is Half.DEV}
+    frozen = {i for i, h in halves.items() if h is Half.FROZEN}
+    assert dev and frozen and not dev & frozen
+    # every reworded template has wordings in both halves; a pairing is in one half whole
+    for kind, whole in ((Kind.REWORDED, False), (Kind.PAIRING, True)):
+        groups: dict[str, set[Half]] = {}
+        for item in items:
+            if item.kind is kind:
+                groups.setdefault(item.group, set()).add(halves[item.item_id])
+        assert all(len(h) == (1 if whole else 2) for h in groups.values()), kind
+    benchmark = packaged()
+    assert {i.item_id for i in benchmark.half(Half.DEV)} == dev
+
+
+def test_frozen_half_is_refused_without_the_explicit_flag(tmp_path: Path) -> None:
+    config = GeneralizeConfig(half=Half.FROZEN)
+    with pytest.raises(ConfigError, match="frozen half"):
+        run_generalize(tmp_path / "run", config)
+    assert not (tmp_path / "run").exists()  # refused before recording or building anything
+
+
+def test_a_reworded_task_is_the_template_task_in_other_words_judged_by_the_world() -> None:
+    item = next(
+        i for i in packaged().items if i.template_id == "tool.timer" and "words" in i.wording
+    )
+    seed = 424_242
+    recorded, reworded = make_task("tool.timer", seed), item_task(item, seed)
+    assert reworded.params == recorded.params and reworded.template_id == recorded.template_id
+    assert reworded.instruction != recorded.instruction
+    assert recorded.params["minutes"] not in reworded.instruction  # the number is spelled out
+    assert _expert_succeeds(reworded, seed)
+    assert not _untouched_succeeds(reworded, seed)
+
+
+def test_every_pairing_is_doable_and_never_done_by_doing_nothing() -> None:
+    items = {i.group: i for i in packaged().items if i.kind is Kind.PAIRING}
+    assert len(items) >= 12
+    for item in items.values():
+        task = item_task(item, 17)
+        assert item.template_id in PAIRINGS
+        assert _expert_succeeds(task, 17), item.item_id
+        assert not _untouched_succeeds(task, 17), item.item_id
+
+
+def test_a_pairing_checker_wants_the_read_value_not_another(tmp_path: Path) -> None:
+    item = next(i for i in packaged().items if i.group == "temperature_post")
+    task = item_task(item, 23)
+    env = SimPhone("Pixel 7 Pro")
+    try:
+        env.reset(task, 23)
+        right = env.world.catalog.weather[task.params["city"]].temperature
+        env.world.data.posts.append(f"It is {right + 1}°C there")
+        assert not env.evaluate().success  # type: ignore[union-attr]
+        env.world.data.posts.append(f"It is {right}°C there")
+        assert env.evaluate().success  # type: ignore[union-attr]
+    finally:
+        env.close()
+
+
+def test_wording_forms() -> None:
+    assert spell_number(25) == "twenty-five" and spell_number(70) == "seventy"
+    assert spell_number(100) == "one hundred"
+    assert render("{t:12h} / {t:hour}", {"t": "19:30"}) == "7:30 pm / 19:30"
+    assert render("{t:hour}", {"t": "07:05"}) == "7:05"
+    assert render("{d:month}", {"d": "Jun 14"}) == "June 14"
+    assert render("{s:switch} wifi", {"s": "off"}) == "Disable wifi"
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            '[[reworded]]\ntemplate = "tool.timer"\nwordings = ["Set {seconds}"]',
+            r"wordings\[0\].*\{seconds\}",
+        ),
+        (
+            '[[reworded]]\ntemplate = "tool.timer"\nwordings = ["Set {minutes:roman}"]',
+            "unknown form 'roman'",
+        ),
+        (
+            '[[reworded]]\ntemplate = "multi.price_message"\nwordings = ["x"]',
+            "recorded SimPhone template",
+        ),
+        ('[[pairing]]\nid = "p"\nreading = "price"\nuse = "fax"\nwordings = ["x"]', "use one of"),
+        ('[[pairing]]\nid = "p"\nreading = "price"\nuse = "post"\nwordings = []', "non-empty list"),
+        ("[[reworded]\n", "not valid TOML"),
+    ],
+)
+def test_a_bad_benchmark_file_is_named_with_the_field_at_fault(
+    tmp_path: Path, entry: str, message: str
+) -> None:
+    path = tmp_path / "bench.toml"
+    path.write_text(entry)
+    with pytest.raises(ConfigError, match=message) as raised:
+        load(path)
+    assert str(path) in str(raised.value)
+
+
+def test_items_are_unique_and_cover_every_recorded_template() -> None:
+    from guigraph.eval.demo import evaluated_templates
+
+    seen, _ = evaluated_templates()
+    items: list[Item] = list(packaged().items)
+    assert {i.template_id for i in items if i.kind is Kind.REWORDED} == set(seen)
+    assert len({i.item_id for i in items}) == len(items)
+
+
+#: (reading, use) of the suite's multi-app templates, recorded or held out for the demo.
+SUITE_PAIRS = {
+    ("temperature", "note"), ("note_body", "message"), ("temperature", "message"),
+    ("price", "note"), ("price", "message"), ("first_lyric", "post"), ("event_time", "alarm"),
+    ("headline", "mail"), ("artist", "message"), ("last_message", "note"),
+}  # fmt: skip
+
+
+def test_pairings_are_combinations_the_suite_never_has() -> None:
+    import tomllib
+    from importlib import resources
+
+    text = resources.files("guigraph.envs.simphone").joinpath("generalize.toml").read_text()
+    pairs = [(p["reading"], p["use"]) for p in tomllib.loads(text)["pairing"]]
+    assert len(set(pairs)) == len(pairs)
+    assert not set(pairs) & SUITE_PAIRS
+
+
+def test_a_run_records_its_half_resumes_and_logs_every_frozen_run(tmp_path: Path) -> None:
+    from guigraph.eval.demo import DemoConfig
+
+    path = tmp_path / "bench.toml"
+    path.write_text(
+        '[[reworded]]\ntemplate = "tool.wifi"\n'
+        'wordings = ["Wi-Fi {state}, please", "Please turn the Wi-Fi {state} now"]\n'
+        '[[pairing]]\nid = "tiny"\nreading = "price"\nuse = "post"\n'
+        'wordings = ["Post the price of the {product} on Chirp"]\n'
+    )
+    benchmark = load(path)
+    demo = DemoConfig(episodes=4, seed=3)
+    small = {"reworded_seeds": 1, "pairing_seeds": 1}
+    dev = GeneralizeConfig(demo, Half.DEV, **small)
+    report = run_generalize(tmp_path / "run", dev, benchmark=benchmark)
+    assert report["half"] == "dev" and report["setup"]["frozen_runs"] == 0
+    # one reworded wording and its recorded wording, one pairing wording; both memories
+    assert [report[k]["graph"]["episodes"] for k in ("reworded", "recorded", "pairing")] == [
+        1, 1, 1,
+    ]  # fmt: skip
+    assert report["pairing"]["trace"]["episodes"] == 1
+    lines = (tmp_path / "run" / "generalize-dev.jsonl").read_text().splitlines()
+    assert len(lines) == 6
+    again = run_generalize(tmp_path / "run", dev, benchmark=benchmark)  # resumed: nothing rerun
+    assert (tmp_path / "run" / "generalize-dev.jsonl").read_text().splitlines() == lines
+    assert {k: again[k] for k in ("reworded", "pairing")} == {
+        k: report[k] for k in ("reworded", "pairing")
+    }
+    frozen = GeneralizeConfig(demo, Half.FROZEN, **small)
+    report = run_generalize(tmp_path / "run", frozen, allow_frozen=True, benchmark=benchmark)
+    assert report["half"] == "frozen" and report["setup"]["frozen_runs"] == 1
+    assert report["pairing"]["graph"]["episodes"] == 0  # the one pairing is in the dev half
