@@ -31,7 +31,7 @@ from guigraph.eval.replay import (
     replay_episodes,
     replay_to_file,
 )
-from guigraph.eval.steps import StepRecord, read_steps, score_records
+from guigraph.eval.steps import PredictedStep, read_steps, score_records
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.testing import FakeModelServer
 from guigraph.types import Action, ActionType, Episode
@@ -191,7 +191,7 @@ def test_a_partial_steps_file_is_completed_without_duplicates(
     assert len(read_steps(partial)) == len(full)
 
 
-def _key(r: StepRecord) -> tuple[str, int, str, str]:
+def _key(r: PredictedStep) -> tuple[str, int, str, str]:
     return (r.episode_id, r.step, r.gt, r.pred)
 
 
@@ -201,9 +201,9 @@ def test_actions_without_an_official_command_are_scored_wrong_not_crashing() -> 
     assert (wait, opened) == ("WAIT", "OPEN_APP: clock")
     assert prediction_text(Action.click(12.4, 80.6)) == "CLICK: (12, 81)"
     records = [
-        StepRecord("e", 0, "General_Tool", 3, "CLICK: (500, 500)", wait),
-        StepRecord("e", 1, "General_Tool", 3, "PRESS_HOME", opened),
-        StepRecord("e", 2, "General_Tool", 3, "COMPLETE", UNPREDICTED),
+        PredictedStep("e", 0, "General_Tool", 3, "CLICK: (500, 500)", wait),
+        PredictedStep("e", 1, "General_Tool", 3, "PRESS_HOME", opened),
+        PredictedStep("e", 2, "General_Tool", 3, "COMPLETE", UNPREDICTED),
     ]
     assert [s.is_correct for s in score_records(records)] == [False, False, False]
 

@@ -32,7 +32,7 @@ TEXT_THRESHOLD = 0.5
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class ActionMatch:
     is_correct: bool
     info: str
 
@@ -42,17 +42,17 @@ class Verdict:
         return "yes" if self.is_correct else "no"
 
 
-CLICK_CORRECT = Verdict(True, "click_correct")
-CLICK_FAIL = Verdict(False, "click_fail")
-TYPE_CORRECT = Verdict(True, "type_correct")
-TYPE_FAIL = Verdict(False, "type_fail")
-SCROLL_CORRECT = Verdict(True, "scroll_correct")
-SCROLL_FAIL = Verdict(False, "scroll_fail")
-ACTION_CORRECT = Verdict(True, "action_correct")
-ACTION_FAIL = Verdict(False, "action_fail")
-INVALID = Verdict(False, "invalid")
+CLICK_CORRECT = ActionMatch(True, "click_correct")
+CLICK_FAIL = ActionMatch(False, "click_fail")
+TYPE_CORRECT = ActionMatch(True, "type_correct")
+TYPE_FAIL = ActionMatch(False, "type_fail")
+SCROLL_CORRECT = ActionMatch(True, "scroll_correct")
+SCROLL_FAIL = ActionMatch(False, "scroll_fail")
+ACTION_CORRECT = ActionMatch(True, "action_correct")
+ACTION_FAIL = ActionMatch(False, "action_fail")
+INVALID = ActionMatch(False, "invalid")
 
-VERDICTS: dict[str, Verdict] = {
+ACTION_MATCHES: dict[str, ActionMatch] = {
     v.info: v
     for v in (
         CLICK_CORRECT,
@@ -75,7 +75,7 @@ _NOT_NUMBERS: list[float] = []
 
 def match_step(
     pred: str, gt: str, sam2_bbox: Sequence[float] | None, mode: MatchMode = "official"
-) -> Verdict:
+) -> ActionMatch:
     """The verdict for one step. ``gt`` must be an official command (ActionError otherwise);
     ``pred`` may be anything a model wrote. ``sam2_bbox`` empty or None: distance test only."""
     if mode == "official":
@@ -85,7 +85,7 @@ def match_step(
     raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
 
 
-def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Verdict:
+def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> ActionMatch:
     # simple_decode: split on every ':' and keep part 0 (action) and part 1 (info) only.
     parts = gt.split(":", 2)
     gt_action = parts[0].strip()
@@ -113,7 +113,7 @@ def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Ver
     return ACTION_CORRECT
 
 
-def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Verdict:
+def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> ActionMatch:
     name, _, argument = gt.partition(":")
     gt_action = name.strip()
     gt_info = argument.strip()
@@ -172,7 +172,7 @@ def _gt_point(info: str, gt: str) -> tuple[float, float]:
 
 def _match_click(
     pred: list[float] | None, gt: tuple[float, float], box: Sequence[float] | None
-) -> Verdict:
+) -> ActionMatch:
     if pred is None or len(pred) < 2:
         return INVALID  # the official matcher fails to index the point
     x, y = pred[0], pred[1]

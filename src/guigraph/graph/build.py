@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from guigraph.errors import GuigraphError
 from guigraph.geometry import NORM_MAX, CoordSpace
-from guigraph.graph.judge import Judgement, PageJumpJudge, RuleJudge, Verdict
+from guigraph.graph.judge import Judgement, JumpVerdict, PageJumpJudge, RuleJudge
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.matcher import (
     DualThresholdVerifier,
@@ -330,7 +330,7 @@ def _in_page_runs(judgements: list[Judgement], n_steps: int) -> list[list[int]]:
     runs: list[list[int]] = [[]]
     for i in range(n_steps):
         runs[-1].append(i)
-        if i < len(judgements) and judgements[i].verdict is Verdict.JUMP:
+        if i < len(judgements) and judgements[i].verdict is JumpVerdict.JUMP:
             runs.append([])
     return runs
 
