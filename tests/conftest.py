@@ -20,14 +20,21 @@ SHARED = Path(os.environ.get("GUIGRAPH_SHARED", Path(__file__).resolve().parents
 ODYSSEY_FIXTURE = SHARED / "data" / "guiodyssey" / "official_eval_sample_high_task_split.json"
 
 
+#: The shared recording: 40 SimPhone episodes (39 templates; 32 train, 8 test), seed 5, with
+#: expert mistakes and pop-ups (noise 0.1) so the build and replay see untidy demonstrations.
+SHARED_EPISODES, SHARED_SEED, SHARED_NOISE = 40, 5, 0.1
+
+
 @pytest.fixture(scope="session")
 def simphone_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """SimPhone logs recorded once for the whole run (30 episodes, seed 11, noise 0.1): tests
-    that need real logs share them instead of each recording its own. Read-only."""
+    """SimPhone logs recorded once for the whole run: every test that needs real logs shares
+    them (recording is most of a fixture's cost) instead of recording its own. Read-only:
+    write runs, KBs and conversions into your own tmp_path."""
     from guigraph.envs.simphone.recorder import record
 
     out = tmp_path_factory.mktemp("shared") / "logs"
-    record(out, 30, seed=11, noise=0.1)
+    summary = record(out, SHARED_EPISODES, seed=SHARED_SEED, noise=SHARED_NOISE)
+    assert not summary.failures, summary.failures
     return out
 
 

@@ -12,13 +12,13 @@ from guigraph.cli.main import app
 
 runner = CliRunner()
 #: A template whose recorded episode lands in the train split of the logs below.
-TEMPLATE = "info.weather"  # the 24 traces of the fixture cover it well
+TEMPLATE = "info.weather"  # the 32 traces of the fixture cover it well
 
 
 @pytest.fixture(scope="module")
 def kb(simphone_kb: Path) -> Path:
     stats = json.loads(runner.invoke(app, ["kb", "stats", str(simphone_kb), "--json"]).output)
-    assert stats["traces"] == 24
+    assert stats["traces"] == 32
     return simphone_kb
 
 

@@ -11,7 +11,6 @@ import pytest
 
 from guigraph.data.droidbot import import_droidbot
 from guigraph.data.odyssey import OdysseyDataset
-from guigraph.envs.simphone.recorder import record
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.judge import JumpVerdict, RuleJudge
@@ -106,10 +105,11 @@ def test_nodes_are_named_by_their_meaningful_elements() -> None:
 
 
 @pytest.fixture(scope="module")
-def droidbot_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    logs = tmp_path_factory.mktemp("simphone")
-    record(logs, episodes=40, seed=7, noise=0.1)
-    runs = write_droidbot(logs, tmp_path_factory.mktemp("droidbot"), WriterSettings(seed=2))
+def droidbot_logs(simphone_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's shared recording (40 episodes, tests/conftest.py) as DroidBot runs, imported."""
+    runs = write_droidbot(
+        simphone_logs, tmp_path_factory.mktemp("droidbot"), WriterSettings(seed=2)
+    )
     out = tmp_path_factory.mktemp("imported")
     import_droidbot(runs, out)
     return out
