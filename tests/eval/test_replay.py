@@ -261,7 +261,10 @@ def test_model_policies_need_a_model_name(
     bad = runner.invoke(
         app, ["replay", str(logs), "--kb", str(kb), "--policy", "magic", "--out", str(out)]
     )
-    assert bad.exit_code == 2 and "--policy must be one of graph, model, hybrid" in bad.output
+    assert bad.exit_code == 2 and "Invalid value for '--policy'" in bad.output
+    assert "'magic' is not one of 'graph', 'model', 'hybrid'" in " ".join(
+        bad.output.replace("│", " ").split()
+    )
 
 
 def test_the_trace_baseline_and_no_verifier_replay_too(
@@ -273,7 +276,12 @@ def test_the_trace_baseline_and_no_verifier_replay_too(
     assert result.exit_code == 0, result.output
     assert len({r.episode_id for r in read_steps(out)}) == 2
     bad = runner.invoke(app, [*args, "--verify", "sometimes"])
-    assert bad.exit_code == 2 and "--verify must be one of always, never" in bad.output
+    assert bad.exit_code == 2
+    said = " ".join(bad.output.replace("│", " ").split())
+    assert "'sometimes' is not one of 'always', 'adaptive', 'never'" in said
+    model_free = runner.invoke(app, [*args, "--verify", "adaptive"])  # no model to adapt
+    assert model_free.exit_code == 2
+    assert "--verify must be one of always, never, got 'adaptive'" in model_free.output
 
 
 def test_a_folder_without_the_split_is_a_clear_error(logs: Path, kb: Path, tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.loop import EpisodeResult, LoopStep, Team
 from guigraph.agents.roles import Plan
+from guigraph.choices import Memory, Policy, Verify
 from guigraph.envs.base import Env
 from guigraph.envs.wrappers import EnvWrapper
 from guigraph.eval.metering import EpisodeMeter, Meter, MeteredHub
@@ -38,9 +39,9 @@ class EvalSpec:
 
     suite: str  # odyssey | sim
     kb: str
-    policy: str = "graph"
-    memory: str = "graph"
-    verify: str = "always"
+    policy: Policy = Policy.GRAPH
+    memory: Memory = Memory.GRAPH
+    verify: Verify = Verify.ALWAYS
     #: ModelConfig.to_dict() (the key is read from the worker's environment), model policies.
     model: dict[str, Any] | None = None
     seed: int = 0
