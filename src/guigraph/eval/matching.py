@@ -15,7 +15,7 @@ import ast
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
@@ -102,15 +102,11 @@ def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Act
         pred_point = _official_point(pred_info)
         if pred_point is None:
             return INVALID
-    if pred_action != gt_action:
-        return ACTION_FAIL
-    if gt_action in _POINT_ACTIONS:
-        return _match_click(pred_point, _gt_point(gt_info, gt), sam2_bbox)
-    if gt_action == "TYPE":
-        return TYPE_CORRECT if _texts_match(gt_info, pred_info) else TYPE_FAIL
-    if gt_action == "SCROLL":
-        return SCROLL_CORRECT if gt_info.lower() == pred_info.lower() else SCROLL_FAIL
-    return ACTION_CORRECT
+    return _compare(
+        Decoded(gt, gt_action, gt_info),
+        Decoded(pred, pred_action, pred_info, pred_point),
+        sam2_bbox,
+    )
 
 
 def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> ActionMatch:
@@ -132,16 +128,34 @@ def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Actio
         pred_point = [point[0], point[1]]
     elif pred_action == "SCROLL" and pred_info.lower() not in _DIRECTIONS:
         return INVALID
-    if pred_action != gt_action:
+    if pred_action == gt_action == "TYPE" and not pred_info:
+        return TYPE_CORRECT if not gt_info else TYPE_FAIL  # empty matches only empty
+    return _compare(
+        Decoded(gt, gt_action, gt_info),
+        Decoded(pred, pred_action, pred_info, pred_point),
+        sam2_bbox,
+    )
+
+
+class Decoded(NamedTuple):
+    """A command split into its action and argument (a point's numbers, when read)."""
+
+    text: str
+    action: str
+    info: str
+    point: list[float] | None = None
+
+
+def _compare(gt: Decoded, pred: Decoded, sam2_bbox: Sequence[float] | None) -> ActionMatch:
+    """The two decoded commands compared: the action first, then its argument."""
+    if pred.action != gt.action:
         return ACTION_FAIL
-    if gt_action in _POINT_ACTIONS:
-        return _match_click(pred_point, _gt_point(gt_info, gt), sam2_bbox)
-    if gt_action == "TYPE":
-        if not pred_info:  # an empty prediction matches only an empty truth
-            return TYPE_CORRECT if not gt_info else TYPE_FAIL
-        return TYPE_CORRECT if _texts_match(gt_info, pred_info) else TYPE_FAIL
-    if gt_action == "SCROLL":
-        return SCROLL_CORRECT if gt_info.lower() == pred_info.lower() else SCROLL_FAIL
+    if gt.action in _POINT_ACTIONS:
+        return _match_click(pred.point, _gt_point(gt.info, gt.text), sam2_bbox)
+    if gt.action == "TYPE":
+        return TYPE_CORRECT if _texts_match(gt.info, pred.info) else TYPE_FAIL
+    if gt.action == "SCROLL":
+        return SCROLL_CORRECT if gt.info.lower() == pred.info.lower() else SCROLL_FAIL
     return ACTION_CORRECT
 
 

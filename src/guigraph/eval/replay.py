@@ -172,23 +172,11 @@ def replay_to_file(
 
 def append_episode(out: Path, records: Sequence[PredictedStep]) -> None:
     """One episode's lines in a single write, flushed to disk before the next episode."""
-    text = "".join(json.dumps(_row(r), ensure_ascii=False) + "\n" for r in records)
+    text = "".join(json.dumps(r.to_row(), ensure_ascii=False) + "\n" for r in records)
     with out.open("a", encoding="utf-8") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _row(r: PredictedStep) -> dict[str, object]:
-    return {
-        "episode_id": r.episode_id,
-        "step": r.step,
-        "category": r.category,
-        "step_length": r.step_length,
-        "gt": r.gt,
-        "pred": r.pred,
-        "sam2_bbox": list(r.sam2_bbox),
-    }
 
 
 def load_finished(out: Path) -> set[str]:

@@ -35,6 +35,18 @@ class PredictedStep(NamedTuple):
     sam2_bbox: tuple[float, ...] = ()
     line: int = 0  # where it came from, for error messages
 
+    def to_row(self) -> dict[str, object]:
+        """The STEPS.jsonl line (``line`` is not stored)."""
+        return {
+            "episode_id": self.episode_id,
+            "step": self.step,
+            "category": self.category,
+            "step_length": self.step_length,
+            "gt": self.gt,
+            "pred": self.pred,
+            "sam2_bbox": list(self.sam2_bbox),
+        }
+
 
 def predicted_step(episode: Episode, index: int, pred: str) -> PredictedStep:
     """The record of one recorded step and a prediction for it (gt from the recorded action)."""
@@ -240,13 +252,4 @@ def write_steps(path: Path, records: Iterable[PredictedStep]) -> None:
     """Write records as a STEPS.jsonl file (the ``line`` field is not stored)."""
     with Path(path).open("w", encoding="utf-8") as out:
         for r in records:
-            row = {
-                "episode_id": r.episode_id,
-                "step": r.step,
-                "category": r.category,
-                "step_length": r.step_length,
-                "gt": r.gt,
-                "pred": r.pred,
-                "sam2_bbox": list(r.sam2_bbox),
-            }
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.write(json.dumps(r.to_row(), ensure_ascii=False) + "\n")
