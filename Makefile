@@ -35,8 +35,10 @@ typecheck: $(VENV)/.installed-dev
 chromium:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
+# Two workers (pytest-xdist), each module whole on one of them (its fixtures built once); the
+# shared SimPhone recording is made by the first worker that needs it (tests/conftest.py).
 unit: $(VENV)/.installed-dev chromium
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadscope
 
 test: chromium lint typecheck unit
 

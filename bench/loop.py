@@ -45,6 +45,7 @@ from guigraph.envs.simphone.recorder import record
 from guigraph.envs.simphone.tasks import TEMPLATES, make_task
 from guigraph.graph.from_logs import build_from_logs
 from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.kb_writer import EdgeRow, NodeRow, TraceRow
 from guigraph.types import Action, Observation, Task
 
 HOME_APPS = ("Home", "", None)
@@ -130,42 +131,30 @@ def grow(kb: KnowledgeBase, target_nodes: int, max_traces: int, seed: int = 0) -
         for row in nodes:
             node_map[row[0]], next_node = next_node, next_node + 1
         edge_map: dict[int, int] = {}
-        with kb.transaction() as tx:
-            tx.executemany(
-                "INSERT INTO nodes (node_id, app, description, state_text, elements,"
-                " screenshot_path, thumbnail, visits, first_episode) VALUES (?,?,?,?,?,?,NULL,?,?)",
-                [
-                    (node_map[r[0]], r[1], f"{r[2]} (copy {copy})", f"{r[3]} copy{copy}", *r[4:])
-                    for r in nodes
-                ],
-            )
-            tx.executemany(
-                "INSERT INTO exemplars (node_id, app, vector) VALUES (?, ?, ?)",
-                [
-                    (node_map[r[0]], r[1], _perturb(np.frombuffer(r[2], np.float32), rng))
-                    for r in exemplars
-                ],
-            )
-            rows = []
+        with kb.transaction() as writer:
+            for node_id, app, description, state_text, *rest in nodes:
+                elements, screenshot_path, visits, first_episode = rest
+                copied = NodeRow(
+                    app, f"{description} (copy {copy})", f"{state_text} copy{copy}", elements,
+                    screenshot_path, None, first_episode, visits,
+                )  # fmt: skip
+                writer.add_node(copied, node_id=node_map[node_id])
+            for node_id, app, vector in exemplars:
+                moved = _perturb(np.frombuffer(vector, np.float32), rng)
+                writer.add_exemplar(node_map[node_id], app, moved)
             for r in edges:
                 edge_map[r[0]], next_edge = next_edge, next_edge + 1
-                rows.append((edge_map[r[0]], node_map[r[1]], node_map[r[2]], *r[3:]))
+                writer.add_edge(_edge_row(node_map[r[1]], node_map[r[2]], r), edge_map[r[0]])
             # Home of this copy <-> home of the previous one: one connected graph, no mega hub.
             home = node_map[homes[0]]
             for source, target in ((previous_home, home), (home, previous_home)):
-                rows.append((next_edge, source, target, *press_home[3:]))
+                writer.add_edge(_edge_row(source, target, press_home), next_edge)
                 next_edge += 1
             previous_home = home
-            tx.executemany("INSERT INTO edges VALUES (?,?,?,?,?,?,?,?,?)", rows)
             if n_traces < max_traces:
                 chosen = traces[: max_traces - n_traces]
-                tx.executemany(
-                    "INSERT INTO traces VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    [
-                        _copied_trace(r, copy, n_traces + i, node_map, edge_map)
-                        for i, r in enumerate(chosen)
-                    ],
-                )
+                for r in chosen:
+                    writer.add_trace(_copied_trace(r, copy, node_map, edge_map))
                 n_traces += len(chosen)
 
 
@@ -176,17 +165,24 @@ def _perturb(vector: np.ndarray, rng: np.random.Generator) -> bytes:
     return (moved * (norm / float(np.linalg.norm(moved)))).astype(np.float32).tobytes()
 
 
+def _edge_row(source: int, target: int, row: tuple[Any, ...]) -> EdgeRow:
+    """The edge of ``row`` (as selected above) between two other nodes."""
+    signature, actions, slots, target_label, count, episodes = row[3:]
+    return EdgeRow(
+        source, target, signature, actions, slots, target_label, json.loads(episodes), count
+    )
+
+
 def _copied_trace(
-    row: tuple[Any, ...], copy: int, seq: int, node_map: dict[int, int], edge_map: dict[int, int]
-) -> tuple[Any, ...]:
+    row: tuple[Any, ...], copy: int, node_map: dict[int, int], edge_map: dict[int, int]
+) -> TraceRow:
     episode_id, instruction, category, apps, node_path, edge_path, steps, tail, values = row
     slot_values = {
         (f"{edge_map[int(k.split(':')[0])]}:{k.split(':', 1)[1]}" if k[0].isdigit() else k): v
         for k, v in json.loads(values).items()
     }
-    return (
+    return TraceRow(
         f"{episode_id}c{copy}",
-        seq,
         f"{instruction} (copy {copy})",
         category,
         apps,

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from guigraph.eval.metrics import summarize
-from guigraph.eval.steps import StepRecord, read_steps, score_records, write_steps
+from guigraph.eval.steps import PredictedStep, read_steps, score_records, write_steps
 from guigraph.types import CATEGORIES
 
 WORDS = [
@@ -65,10 +65,10 @@ def _other(rng: random.Random) -> tuple[str, str, tuple[float, ...]]:
     return gt, rng.choice([gt, "PRESS_HOME", "COMPLETE"]), ()
 
 
-def synthetic_records(count: int, seed: int = 0) -> list[StepRecord]:
+def synthetic_records(count: int, seed: int = 0) -> list[PredictedStep]:
     """About 65% clicks, the rest TYPE, SCROLL, keys; every episode ends with COMPLETE."""
     rng = random.Random(seed)
-    records: list[StepRecord] = []
+    records: list[PredictedStep] = []
     episode = 0
     while len(records) < count:
         length = min(rng.randint(4, 20), count - len(records))
@@ -79,7 +79,7 @@ def synthetic_records(count: int, seed: int = 0) -> list[StepRecord]:
                 gt, pred, box = "COMPLETE", rng.choice(["COMPLETE", "COMPLETE", "SCROLL: UP"]), ()
             else:
                 gt, pred, box = _click(rng) if rng.random() < 0.65 else _other(rng)
-            records.append(StepRecord(episode_id, step, category, length, gt, pred, box))
+            records.append(PredictedStep(episode_id, step, category, length, gt, pred, box))
         episode += 1
     return records
 

@@ -20,24 +20,51 @@ SHARED = Path(os.environ.get("GUIGRAPH_SHARED", Path(__file__).resolve().parents
 ODYSSEY_FIXTURE = SHARED / "data" / "guiodyssey" / "official_eval_sample_high_task_split.json"
 
 
+#: The shared recording: 40 SimPhone episodes (39 templates; 32 train, 8 test), seed 5, with
+#: expert mistakes and pop-ups (noise 0.1) so the build and replay see untidy demonstrations.
+SHARED_EPISODES, SHARED_SEED, SHARED_NOISE = 40, 5, 0.1
+
+
+def _run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of this run that every xdist worker sees (``make test`` runs two): the
+    parent of the workers' own temp folders; without xdist, this process's temp folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session")
 def simphone_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """SimPhone logs recorded once for the whole run (30 episodes, seed 11, noise 0.1): tests
-    that need real logs share them instead of each recording its own. Read-only."""
+    """SimPhone logs recorded once for the whole run: every test that needs real logs shares
+    them (recording is most of a fixture's cost) instead of recording its own; the first
+    xdist worker to ask records them, the other waits on the lock. Read-only: write runs,
+    KBs and conversions into your own tmp_path."""
+    from filelock import FileLock
+
     from guigraph.envs.simphone.recorder import record
 
-    out = tmp_path_factory.mktemp("shared") / "logs"
-    record(out, 30, seed=11, noise=0.1)
-    return out
+    shared = _run_folder(tmp_path_factory) / "shared"
+    shared.mkdir(exist_ok=True)
+    logs, done = shared / "logs", shared / "logs.done"
+    with FileLock(shared / "logs.lock"):
+        if not done.exists():
+            summary = record(logs, SHARED_EPISODES, seed=SHARED_SEED, noise=SHARED_NOISE)
+            assert not summary.failures, summary.failures
+            done.touch()
+    return logs
 
 
 @pytest.fixture(scope="session")
 def simphone_kb(simphone_logs: Path) -> Path:
     """The KB of ``simphone_logs``' train split, as `guigraph build` makes it. Read-only."""
+    from filelock import FileLock
+
     from guigraph.graph.from_logs import build_from_logs
 
-    kb = simphone_logs.parent / "kb"
-    build_from_logs(simphone_logs, kb)
+    kb, done = simphone_logs.parent / "kb", simphone_logs.parent / "kb.done"
+    with FileLock(simphone_logs.parent / "kb.lock"):
+        if not done.exists():
+            build_from_logs(simphone_logs, kb)
+            done.touch()
     return kb
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guigraph.agents.loop import Budget, EpisodeResult, StepRecord, run_episode
+from guigraph.agents.loop import Budget, EpisodeResult, LoopStep, run_episode
 from guigraph.agents.roles import OutcomeStatus, Plan
 from guigraph.types import Action, ActionType, Observation, Task
 
@@ -19,7 +19,7 @@ class Recorder:
     def on_start(self, task: Task, plan: Plan, context: object) -> None:
         self.events.append("start")
 
-    def on_step(self, record: StepRecord, observation: Observation) -> None:
+    def on_step(self, record: LoopStep, observation: Observation) -> None:
         self.events.append(f"step{record.step}")
 
     def on_end(self, result: EpisodeResult) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -27,19 +28,8 @@ NOTE = ("info.note", 1000)
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
-    from guigraph.data.odyssey import OdysseyDataset
-    from guigraph.envs.simphone.recorder import record
-    from guigraph.graph.build import GraphBuilder
-
-    root = tmp_path_factory.mktemp("simphone")
-    record(root / "logs", episodes=30, seed=3)
-    dataset = OdysseyDataset(root / "logs")
-    knowledge = KnowledgeBase.create(root / "kb")
-    ids = dataset.episode_ids(split="random", part="train")
-    with knowledge:
-        GraphBuilder(knowledge).build([(i, lambda i=i: dataset.load(i)) for i in ids])
-    opened = KnowledgeBase.open(root / "kb")
+def kb(simphone_kb: Path) -> Iterator[KnowledgeBase]:
+    opened = KnowledgeBase.open(simphone_kb)  # the run's shared KB (tests/conftest.py)
     yield opened
     opened.close()
 

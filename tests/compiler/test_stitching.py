@@ -23,6 +23,10 @@ from guigraph.types import ActionType, Task
 RECORDED = ("multi.weather_note", "multi.note_message", "info.event", "multi.price_note")
 SEEDS = tuple(range(2001, 2009))
 
+# Its own recording, not the run's shared one: stitching needs logs in which only RECORDED's
+# templates appear, every other template held out.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def kb_view(tmp_path_factory: pytest.TempPathFactory) -> tuple[KnowledgeBase, GraphView]:

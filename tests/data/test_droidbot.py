@@ -16,7 +16,7 @@ from guigraph.data.fields import Problem
 from guigraph.data.odyssey import OdysseyDataset, read_episode
 from guigraph.envs.simphone.recorder import record
 from guigraph.eval.matching import ACTION_CORRECT, ACTION_FAIL, match_step
-from guigraph.eval.steps import step_record
+from guigraph.eval.steps import predicted_step
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.truth import check
@@ -167,7 +167,7 @@ def test_open_app_ground_truth_is_scored_on_its_type(
     for episode in dataset:
         for step in episode.steps:
             if step.action.type is ActionType.OPEN_APP:
-                record_ = step_record(episode, step.index, "CLICK: (500, 500)")
+                record_ = predicted_step(episode, step.index, "CLICK: (500, 500)")
                 assert record_.gt == f"OPEN_APP: {step.action.app}"
                 assert match_step(record_.pred, record_.gt, None) == ACTION_FAIL
                 assert match_step("OPEN_APP: anything", record_.gt, None) == ACTION_CORRECT

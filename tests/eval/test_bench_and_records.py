@@ -5,7 +5,7 @@ from pathlib import Path
 
 from guigraph.data.odyssey import write_episode
 from guigraph.eval.metrics import summarize
-from guigraph.eval.steps import score_records, step_record
+from guigraph.eval.steps import predicted_step, score_records
 from guigraph.types import Episode
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "score.py"
@@ -16,7 +16,7 @@ def test_episode_steps_become_records(tmp_path: Path) -> None:
 
     episode: Episode = make_v2_episode()
     write_episode(tmp_path, episode)
-    records = [step_record(episode, i, pred) for i, pred in enumerate(
+    records = [predicted_step(episode, i, pred) for i, pred in enumerate(
         ["CLICK: (280, 250)", "TYPE: gym", "SCROLL: UP", "LONG_PRESS: (12, 990)", "PRESS_HOME",
          "COMPLETE"])]  # fmt: skip
     assert records[0].gt == "CLICK: (287, 259)" and records[0].sam2_bbox == (271, 233, 298, 277)

@@ -38,21 +38,14 @@ EPISODE_FIELDS = {
 
 
 @pytest.fixture(scope="module")
-def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("eval_run") / "logs"
-    result = runner.invoke(
-        app, ["sim", "record", "--out", str(out), "--episodes", "40", "--seed", "5"]
-    )
-    assert result.exit_code == 0, result.output
-    return out
+def logs(simphone_logs: Path) -> Path:
+    """The run's shared recording (tests/conftest.py): 40 episodes, 8 of them in the test part."""
+    return simphone_logs
 
 
 @pytest.fixture(scope="module")
-def kb(logs: Path) -> Path:
-    path = logs.parent / "kb"
-    result = runner.invoke(app, ["build", str(logs), "--kb", str(path)])  # train split only
-    assert result.exit_code == 0, result.output
-    return path
+def kb(simphone_kb: Path) -> Path:
+    return simphone_kb  # built from the train part only
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +98,8 @@ def _check_matches_score(run: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def graph_run(logs: Path, kb: Path) -> Path:
-    out = logs.parent / "run-graph"
+def graph_run(logs: Path, kb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("eval") / "run-graph"
     result = _eval(logs, kb, out, "--concurrency", "2")
     assert result.exit_code == 0, result.output
     return out
@@ -117,7 +110,7 @@ def test_model_free_eval_writes_the_run_folder_and_score_agrees(
 ) -> None:
     summary = _check_matches_score(graph_run)
     assert summary["episodes"] == len(test_ids) and summary["steps"] == recorded_steps
-    assert summary["ams"] > 15  # 28.97 measured; the best constant guess scores 7.5
+    assert summary["ams"] > 15  # 30.28 measured; the best constant guess scores 7.34
     assert {"usage", "faults", "per_category", "sr", "ams"} <= set(summary)
     manifest = json.loads((graph_run / "manifest.json").read_text())
     assert manifest["schema_version"] == 1 and manifest["suite"] == "odyssey"
@@ -167,9 +160,11 @@ def test_a_kb_built_from_test_episodes_is_refused(
 
 
 @pytest.fixture(scope="module")
-def oracle_run(logs: Path, kb: Path, test_ids: list[str]) -> tuple[Path, int, int]:
+def oracle_run(
+    logs: Path, kb: Path, test_ids: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, int, int]:
     """policy model against the loopback oracle, 4 episodes in flight."""
-    out = logs.parent / "run-model"
+    out = tmp_path_factory.mktemp("eval") / "run-model"
     oracle = replay_oracle(OdysseyDataset(logs), test_ids)
     os.environ["OPENAI_API_KEY"] = SECRET
     try:
@@ -271,6 +266,7 @@ def _partial(run: Path) -> bool:
     return len(finished) >= 2 and bool(started - finished)
 
 
+@pytest.mark.slow  # a subprocess run killed and resumed
 def test_kill_9_mid_run_then_resume_counts_every_episode_once(
     logs: Path,
     kb: Path,
@@ -433,6 +429,7 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow  # worker processes started, killed and resumed
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
 def test_kill_9_of_a_multiprocess_run_leaves_no_worker_and_resumes(
     logs: Path, kb: Path, tmp_path: Path, test_ids: list[str]

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from guigraph.cli.main import app
 from guigraph.eval.matching import match_step
 from guigraph.eval.metrics import summarize
-from guigraph.eval.steps import StepRecord, read_steps, score_records, write_steps
+from guigraph.eval.steps import PredictedStep, read_steps, score_records, write_steps
 
 runner = CliRunner()
 
@@ -20,7 +20,7 @@ def fixture_to_steps(fixture: Path, out: Path) -> list[dict]:
     for episode in data["episodes"]:
         for step in episode["steps"]:
             records.append(
-                StepRecord(
+                PredictedStep(
                     episode["episode_id"],
                     step["step"],
                     episode["category"],

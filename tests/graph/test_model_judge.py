@@ -8,7 +8,7 @@ import pytest
 
 from guigraph.errors import ConfigError
 from guigraph.graph.build import GraphBuilder
-from guigraph.graph.judge import Verdict, judge_from_name
+from guigraph.graph.judge import JumpVerdict, judge_from_name
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.matcher import describe
 from guigraph.graph.model_judge import LLMJudge, LLMVerifier
@@ -37,7 +37,7 @@ def test_model_verdict_is_parsed_and_both_screens_are_sent() -> None:
     with FakeModelServer([Reply.of('{"verdict": "in_page", "reason": "same list"}')]) as server:
         judgement = LLMJudge(client(server)).judge(before, TAP, after)
         request = server.requests[0]
-    assert judgement.verdict is Verdict.IN_PAGE and "same list" in judgement.reason
+    assert judgement.verdict is JumpVerdict.IN_PAGE and "same list" in judgement.reason
     images = [
         p
         for m in request["messages"]
@@ -53,7 +53,7 @@ def test_unusable_reply_falls_back_to_the_rule_judge(reply: str) -> None:
     before, after = views()  # launcher -> maps: the rule judge says jump
     with FakeModelServer([Reply.of(reply)]) as server:
         judgement = LLMJudge(client(server)).judge(before, TAP, after)
-    assert judgement.verdict is Verdict.JUMP
+    assert judgement.verdict is JumpVerdict.JUMP
     assert judgement.reason.startswith("model reply unusable")
 
 
@@ -61,7 +61,7 @@ def test_dead_server_falls_back_too() -> None:
     before, after = views()
     with FakeModelServer([Reply.error(500)], default=Reply.error(500)) as server:
         judgement = LLMJudge(client(server)).judge(before, TAP, after)
-    assert judgement.verdict is Verdict.JUMP and "unusable" in judgement.reason
+    assert judgement.verdict is JumpVerdict.JUMP and "unusable" in judgement.reason
 
 
 def test_verifier_asks_the_model_only_when_text_is_close(

@@ -11,10 +11,9 @@ import pytest
 
 from guigraph.data.droidbot import import_droidbot
 from guigraph.data.odyssey import OdysseyDataset
-from guigraph.envs.simphone.recorder import record
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.build import GraphBuilder
-from guigraph.graph.judge import RuleJudge, Verdict
+from guigraph.graph.judge import JumpVerdict, RuleJudge
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.screen import FRAMEWORK_WEIGHT, SCAFFOLD_WEIGHT, ScreenView
 from guigraph.graph.settings import KBSettings
@@ -75,28 +74,28 @@ def test_titles_tell_framework_layout_pages_apart() -> None:
     display = settings_page("Display", ["Brightness", "Dark theme"])
     assert (wifi.title(), display.title()) == ("wi-fi", "display")
     verdict = RuleJudge().judge(wifi, Action.click(500, 150), display)
-    assert verdict.verdict is Verdict.JUMP
+    assert verdict.verdict is JumpVerdict.JUMP
 
 
 def test_activity_is_a_jump_signal_and_dialogs_are_jumps() -> None:
     page = settings_page("Wi-Fi", ["Use Wi-Fi"], activity="com.ex.A")
     other = settings_page("Wi-Fi", ["Use Wi-Fi"], activity="com.ex.B")
     assert page.place != other.place
-    assert RuleJudge().judge(page, Action.click(1, 1), other).verdict is Verdict.JUMP
+    assert RuleJudge().judge(page, Action.click(1, 1), other).verdict is JumpVerdict.JUMP
     dialog = with_dialog(page, "Forget network?")
     assert dialog.title() == "dialog:forget network?"
     assert dialog.windows() and not page.windows()
     judged = RuleJudge().judge(page, Action.long_press(500, 150), dialog)
-    assert judged.verdict is Verdict.JUMP and "dialog" in judged.reason
+    assert judged.verdict is JumpVerdict.JUMP and "dialog" in judged.reason
 
 
 def test_sideways_swipes_are_decided_by_the_screens() -> None:
     alarms = settings_page("Clock", ["Alarm 7:00", "Alarm 8:00"])
     timer = settings_page("Clock", ["Start", "Reset", "Lap"])
     swipe = Action(Action.scroll(ScrollDirection.LEFT).type, direction=ScrollDirection.LEFT)
-    assert RuleJudge().judge(alarms, swipe, timer).verdict is Verdict.JUMP
+    assert RuleJudge().judge(alarms, swipe, timer).verdict is JumpVerdict.JUMP
     down = Action.scroll(ScrollDirection.UP)
-    assert RuleJudge().judge(alarms, down, timer).verdict is Verdict.IN_PAGE
+    assert RuleJudge().judge(alarms, down, timer).verdict is JumpVerdict.IN_PAGE
 
 
 def test_nodes_are_named_by_their_meaningful_elements() -> None:
@@ -106,10 +105,11 @@ def test_nodes_are_named_by_their_meaningful_elements() -> None:
 
 
 @pytest.fixture(scope="module")
-def droidbot_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    logs = tmp_path_factory.mktemp("simphone")
-    record(logs, episodes=40, seed=7, noise=0.1)
-    runs = write_droidbot(logs, tmp_path_factory.mktemp("droidbot"), WriterSettings(seed=2))
+def droidbot_logs(simphone_logs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's shared recording (40 episodes, tests/conftest.py) as DroidBot runs, imported."""
+    runs = write_droidbot(
+        simphone_logs, tmp_path_factory.mktemp("droidbot"), WriterSettings(seed=2)
+    )
     out = tmp_path_factory.mktemp("imported")
     import_droidbot(runs, out)
     return out

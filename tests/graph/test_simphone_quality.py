@@ -1,6 +1,6 @@
 """The model-free build against SimPhone's ground truth: the tuned defaults keep their quality.
 
-The run's shared recording (30 episodes, noise 0.1; tests/conftest.py) keeps the suite fast;
+The run's shared recording (40 episodes, noise 0.1; tests/conftest.py) keeps the suite fast;
 BENCHMARKS.md has the 300-episode figures on two device profiles.
 """
 

@@ -13,7 +13,10 @@ from tests.llm.conftest import fast_config
 def test_limit_is_never_exceeded_by_threads_and_event_loops_together() -> None:
     limit = ConcurrencyLimit(4)
     with FakeModelServer(latency_s=0.03) as server:
-        clients = [ChatClient(fast_config(server), limit=limit, role=r) for r in ("a", "b")]
+        # The limit is under test, not timeouts: on a loaded machine (make test runs two
+        # workers beside other jobs) a 0.5 s timeout fired and its retry counted twice.
+        config = fast_config(server, timeout_s=10.0)
+        clients = [ChatClient(config, limit=limit, role=r) for r in ("a", "b")]
 
         def in_thread(i: int) -> None:
             clients[i % 2].complete([m.user(f"thread {i}")])

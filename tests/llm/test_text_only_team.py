@@ -144,22 +144,17 @@ def test_a_screen_without_ui_tree_reaches_a_text_only_model_as_ocr_text() -> Non
 
 
 def test_replay_text_only_sends_no_image_and_keeps_every_step(
-    tmp_path_factory: pytest.TempPathFactory,
+    simphone_logs: Path, simphone_kb: Path, tmp_path: Path
 ) -> None:
     from guigraph.data.odyssey import OdysseyDataset
-    from guigraph.envs.simphone.recorder import record
-    from guigraph.graph.from_logs import build_from_logs
     from tests.eval.replay_oracle import replay_oracle
 
-    root = tmp_path_factory.mktemp("replay")
-    record(root / "logs", 30, seed=11, noise=0.1)
-    build_from_logs(root / "logs", root / "kb")
-    dataset = OdysseyDataset(root / "logs")
+    dataset = OdysseyDataset(simphone_logs)
     first = dataset.episode_ids("random", "test")[0]
     oracle = replay_oracle(dataset, [first])
-    out = root / "STEPS.jsonl"
+    out = tmp_path / "STEPS.jsonl"
     with FakeModelServer(oracle, models=("oracle",), vision=False) as server:
-        args = ["replay", str(root / "logs"), "--kb", str(root / "kb"), "--out", str(out)]
+        args = ["replay", str(simphone_logs), "--kb", str(simphone_kb), "--out", str(out)]
         args += ["--policy", "model", "--limit", "1", "--text-only", "--model", "oracle"]
         args += ["--base-url", server.base_url, "--max-tokens", "200", "--structured", "none"]
         result = runner.invoke(app, args)

@@ -20,7 +20,7 @@ from tests.graph.world import search_episode, shop_episode
 from tests.report.conftest import open_page, shot
 from tests.report.runs import HOSTILE, PLAN, make_run
 
-pytestmark = pytest.mark.slow  # a browser per module, a SimPhone KB recorded and built
+pytestmark = pytest.mark.slow  # a browser per module
 
 runner = CliRunner()
 SCRIPT_TEXT = "<!--<script>alert(1)</script>"
@@ -32,12 +32,9 @@ def _run(args: list[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def sim_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SimPhone KB of about 60 states (80 recorded episodes, the train part built)."""
-    root = tmp_path_factory.mktemp("sim")
-    _run(["sim", "record", "--out", str(root / "logs"), "--episodes", "80", "--seed", "7"])
-    _run(["build", str(root / "logs"), "--kb", str(root / "kb")])
-    return root / "kb"
+def sim_kb(simphone_kb: Path) -> Path:
+    """The run's shared SimPhone KB (tests/conftest.py; 32 episodes built, 62 states)."""
+    return simphone_kb
 
 
 def _inside(rect: dict[str, float], box: dict[str, float]) -> bool:

@@ -12,6 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from guigraph.choices import History, Memory, Policy, Verify, choose
 from guigraph.errors import ConfigError, ModelCallError
 from guigraph.types import ActionType
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from guigraph.llm.config import ModelConfig, RoleModels
     from guigraph.llm.hub import ModelHub
 
-POLICIES = ("graph", "model", "hybrid")
 MakeTeam = Callable[[Any], "Team"]
 
 
@@ -41,13 +41,13 @@ def check_served(config: ModelConfig) -> None:
 
 
 def team_factory(
-    policy: str,
+    policy: Policy | str,
     kb: KnowledgeBase | None,
     resources: ExitStack,
     *,
-    memory: str = "graph",
-    verify: str = "always",
-    history: str = "narrative",
+    memory: Memory = Memory.GRAPH,
+    verify: Verify = Verify.ALWAYS,
+    history: History = History.NARRATIVE,
     use_graph: bool = True,
     model: str | None = None,
     base_url: str | None = None,
@@ -61,11 +61,10 @@ def team_factory(
     ``model``/``base_url``; ``usage_path`` is rewritten after every model call."""
     from guigraph.compiler.index import GraphView
 
-    if policy not in POLICIES:
-        raise ConfigError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+    policy = choose(Policy, policy, "policy")
     view = GraphView.load(kb) if kb is not None and use_graph else None
     graph_kb = kb if view is not None else None
-    if policy == "graph":
+    if policy is Policy.GRAPH:
         from guigraph.agents.team import TeamOptions, rule_team
 
         options = TeamOptions(memory=memory, verify=verify, history=history, use_graph=use_graph)

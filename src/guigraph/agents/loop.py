@@ -27,8 +27,8 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
     SubgoalPlanner,
-    Verdict,
     Verifier,
+    VerifierVerdict,
 )
 from guigraph.envs import conventions
 from guigraph.envs.base import Env
@@ -64,12 +64,12 @@ class Team:
 @dataclass(frozen=True)
 class Attempt:
     proposal: Proposal
-    verdict: Verdict
+    verdict: VerifierVerdict
     subgoal: SubGoal
 
 
 @dataclass(frozen=True)
-class StepRecord:
+class LoopStep:
     """Everything one step did, as written to the trajectory."""
 
     step: int
@@ -89,7 +89,7 @@ class StepRecord:
 class EpisodeResult:
     task: Task
     plan: Plan
-    steps: list[StepRecord] = field(default_factory=list)
+    steps: list[LoopStep] = field(default_factory=list)
     finished: bool = False  # the team declared COMPLETE
     reason: str = ""
     seconds: float = 0.0
@@ -102,7 +102,7 @@ class EpisodeResult:
 class Callback(Protocol):
     def on_start(self, task: Task, plan: Plan, context: Any) -> None: ...
 
-    def on_step(self, record: StepRecord, observation: Observation) -> None: ...
+    def on_step(self, record: LoopStep, observation: Observation) -> None: ...
 
     def on_end(self, result: EpisodeResult) -> None: ...
 
@@ -185,7 +185,7 @@ def _one_step(
     feedback: Feedback,
     memory: FocusMemory,
     step: int,
-) -> tuple[StepRecord, Observation, SemanticState, bool]:
+) -> tuple[LoopStep, Observation, SemanticState, bool]:
     timings: dict[str, float] = {}
     with _timer(timings, "plan"):
         if team.planner.is_complete(task, plan, history, state):
@@ -204,7 +204,7 @@ def _one_step(
         after = team.perceive(result.observation, state)
         outcome = team.outcome.check(state, proposal, after, subgoal, result.error)
         narrative = team.narrator.narrate(state, proposal.action, after, subgoal, outcome)
-    record = StepRecord(
+    record = LoopStep(
         step, state.app, state.node_id, subgoal, tuple(attempts), proposal,
         result.error, outcome, narrative, timings,
     )  # fmt: skip
@@ -238,7 +238,7 @@ def _propose_verified(
 def _recover(
     env: Env,
     team: Team,
-    failed: StepRecord,
+    failed: LoopStep,
     state: SemanticState,
     result: EpisodeResult,
     history: list[HistoryEntry],

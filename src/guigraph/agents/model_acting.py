@@ -34,8 +34,8 @@ from guigraph.agents.roles import (
     Proposal,
     SemanticState,
     SubGoal,
-    Verdict,
     Verifier,
+    VerifierVerdict,
 )
 from guigraph.errors import ResponseParseError
 from guigraph.llm.actions import parse_action
@@ -138,7 +138,7 @@ class ModelVerifier:
     def __init__(self, client: RoleClient):
         self.client, self.briefing = client, client.briefing
 
-    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> Verdict:
+    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> VerifierVerdict:
         observation = state.observation
         sent = self.client.sent_size(observation)
         prompt = fill(
@@ -151,12 +151,12 @@ class ModelVerifier:
         )  # fmt: skip
         reply = self.client.ask_json(prompt, self.client.images(state), schemas.VERIFIER)
         if not reply.ok:
-            return Verdict(True, f"verifier reply unusable, approved: {reply.why()}")
+            return VerifierVerdict(True, f"verifier reply unusable, approved: {reply.why()}")
         approved = reply.value.get("approved")
         feedback = str(reply.value.get("feedback") or "")
         if approved is False:
-            return Verdict.reject(feedback or "the verifier rejected this action")
-        return Verdict(True, feedback)
+            return VerifierVerdict.reject(feedback or "the verifier rejected this action")
+        return VerifierVerdict(True, feedback)
 
     def _proposal(self, proposal: Proposal, state: SemanticState) -> str:
         """The action as the model would have written it (points in its own space)."""
@@ -176,10 +176,12 @@ class ReplyGuard:
     def __init__(self, inner: Verifier | None = None):
         self.inner = inner
 
-    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> Verdict:
+    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> VerifierVerdict:
         if proposal.source == INVALID:
-            return Verdict.reject(proposal.reason)
-        return self.inner.verify(state, proposal, subgoal) if self.inner else Verdict.approve()
+            return VerifierVerdict.reject(proposal.reason)
+        return (
+            self.inner.verify(state, proposal, subgoal) if self.inner else VerifierVerdict.approve()
+        )
 
 
 class LayeredVerifier:
@@ -189,7 +191,7 @@ class LayeredVerifier:
     def __init__(self, rule: Verifier, model: Verifier, trusted: Collection[str] = ()):
         self.rule, self.model, self.trusted = rule, model, frozenset(trusted)
 
-    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> Verdict:
+    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> VerifierVerdict:
         verdict = self.rule.verify(state, proposal, subgoal)
         if not verdict.approved or proposal.source in self.trusted:
             return verdict

@@ -42,6 +42,7 @@ from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Narrator, Observer, Verifier
 from guigraph.agents.team import kb_locator
 from guigraph.agents.verifier import RuleVerifier
+from guigraph.choices import History, Memory, Policy, Verify, choose
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.errors import ConfigError
@@ -52,17 +53,15 @@ if TYPE_CHECKING:
     from guigraph.llm.hub import ModelHub
     from guigraph.retrieval.context import Context
 
-POLICIES = ("model", "graph", "hybrid")
-VERIFY_MODES = ("always", "adaptive", "never")
 ROLES = ("planner", "progress", "observer", "decider", "verifier", "narrator", "outcome")
 
 
 @dataclass(frozen=True)
 class ModelTeamOptions:
-    policy: str = "model"
-    verify: str = "always"
-    memory: str = "graph"  # graph | trace (the graph policy's mode)
-    history: str = "narrative"  # narrative | atomic
+    policy: Policy = Policy.MODEL
+    verify: Verify = Verify.ALWAYS
+    memory: Memory = Memory.GRAPH  # the graph policy's mode
+    history: History = History.NARRATIVE
     use_graph: bool = True
     top_k: int = 4
     token_budget: int = 600
@@ -72,17 +71,14 @@ class ModelTeamOptions:
     max_attempts: int = 4
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (
-            ("policy", self.policy, POLICIES),
-            ("verify", self.verify, VERIFY_MODES),
-            ("memory", self.memory, ("graph", "trace")),
-            ("history", self.history, ("narrative", "atomic")),
-        ):
-            if value not in allowed:
-                raise ConfigError(f"--{name} must be one of {', '.join(allowed)}, got {value!r}")
+        # Names from a manifest or a bench script arrive as strings: each becomes its member.
+        for name, kind in (
+            ("policy", Policy), ("verify", Verify), ("memory", Memory), ("history", History)
+        ):  # fmt: skip
+            object.__setattr__(self, name, choose(kind, getattr(self, name), name))
         if self.max_attempts < 1:
             raise ConfigError(f"max_attempts must be >= 1, got {self.max_attempts}")
-        if self.policy != "model" and not self.use_graph:
+        if self.policy is not Policy.MODEL and not self.use_graph:
             raise ConfigError(f"--policy {self.policy} needs the graph (use_graph)")
 
 
@@ -93,7 +89,7 @@ def model_team(
     from guigraph.retrieval.context import retrieve
 
     use_graph = options.use_graph and kb is not None and view is not None
-    if options.policy != "model" and (kb is None or view is None):
+    if options.policy is not Policy.MODEL and (kb is None or view is None):
         raise ConfigError(f"--policy {options.policy} needs a knowledge base")
     briefing = Briefing()
     screen_text = ScreenText()  # OCR of tree-less screens, shared by the roles (text-only)
@@ -116,28 +112,28 @@ def model_team(
     observer = ModelObserver(client("observer")) if options.describe_screens else None
     model_planner = ModelPlanner(client("planner"), client("progress"))
     model_decider = ModelDecider(client("decider"), options.action_space, observer)
-    trusted = TRUSTED if options.verify == "adaptive" else frozenset()
+    trusted = TRUSTED if options.verify is Verify.ADAPTIVE else frozenset()
     verifier = _verifier(options.verify, ModelVerifier(client("verifier")), trusted)
     narrator: Narrator = ModelNarrator(client("narrator"))
     planner: ModelPlanner | HybridPlanner | GraphPlanner = model_planner
     decider: ModelDecider | HybridDecider | GraphDecider = model_decider
     outcome_trusted: frozenset[str] = frozenset()
-    if options.policy != "model":
+    if options.policy is not Policy.MODEL:
         assert view is not None
         graph_planner = GraphPlanner(GraphPolicy(view, mode=options.memory))
-        if options.policy == "graph":
+        if options.policy is Policy.GRAPH:
             planner, decider = graph_planner, GraphDecider(graph_planner.policy)
             narrator, outcome_trusted = RuleNarrator(), TRUSTED
         else:
             hybrid = HybridPlanner(graph_planner, model_planner)
             planner, decider = hybrid, HybridDecider(hybrid, model_decider)
             narrator, outcome_trusted = HybridNarrator(ModelNarrator(client("narrator"))), TRUSTED
-    if options.history == "atomic":
+    if options.history is History.ATOMIC:
         narrator = AtomicNarrator()
     watcher: Observer = observer if observer is not None else RuleObserver()
     outcome = (
         ModelOutcomeChecker(client("outcome"), outcome_trusted)
-        if options.policy != "graph"
+        if options.policy is not Policy.GRAPH
         else RuleOutcomeChecker()
     )
     return Team(
@@ -148,7 +144,7 @@ def model_team(
     )  # fmt: skip
 
 
-def _verifier(mode: str, model: ModelVerifier, trusted: frozenset[str]) -> Verifier:
-    if mode == "never":
+def _verifier(mode: Verify, model: ModelVerifier, trusted: frozenset[str]) -> Verifier:
+    if mode is Verify.NEVER:
         return ReplyGuard()
     return ReplyGuard(LayeredVerifier(RuleVerifier(), model, trusted))

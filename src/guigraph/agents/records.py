@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from guigraph.agents.loop import Attempt, EpisodeResult, StepRecord
+from guigraph.agents.loop import Attempt, EpisodeResult, LoopStep
 from guigraph.agents.roles import Plan, Proposal, SubGoal
 
 
@@ -40,7 +40,7 @@ def attempt_dict(attempt: Attempt) -> dict[str, Any]:
     }
 
 
-def step_dict(record: StepRecord) -> dict[str, Any]:
+def step_dict(record: LoopStep) -> dict[str, Any]:
     return {
         "step": record.step,
         "app": record.app,

@@ -105,16 +105,16 @@ class Proposal:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class VerifierVerdict:
     approved: bool
     feedback: str = ""
 
     @classmethod
-    def approve(cls) -> Verdict:
+    def approve(cls) -> VerifierVerdict:
         return cls(True)
 
     @classmethod
-    def reject(cls, feedback: str) -> Verdict:
+    def reject(cls, feedback: str) -> VerifierVerdict:
         return cls(False, feedback)
 
 
@@ -193,7 +193,9 @@ class Decider(Protocol):
 
 
 class Verifier(Protocol):
-    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> Verdict: ...
+    def verify(
+        self, state: SemanticState, proposal: Proposal, subgoal: SubGoal
+    ) -> VerifierVerdict: ...
 
 
 class Narrator(Protocol):

@@ -19,38 +19,33 @@ from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
+from guigraph.choices import History, Memory, Verify, choose
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.envs import conventions
-from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 
 if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.retrieval.context import Context
 
-MEMORIES = ("graph", "trace")
-HISTORIES = ("narrative", "atomic")
-VERIFY_MODES = ("always", "never")
-
 
 @dataclass(frozen=True)
 class TeamOptions:
-    memory: str = "graph"
-    history: str = "narrative"
-    verify: str = "always"
+    memory: Memory = Memory.GRAPH
+    history: History = History.NARRATIVE
+    verify: Verify = Verify.ALWAYS
     use_graph: bool = True
     top_k: int = 8
     token_budget: int = 1500
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (
-            ("memory", self.memory, MEMORIES),
-            ("history", self.history, HISTORIES),
-            ("verify", self.verify, VERIFY_MODES),
-        ):
-            if value not in allowed:
-                raise ConfigError(f"--{name} must be one of {', '.join(allowed)}, got {value!r}")
+        # Names read from a results file or a manifest arrive as strings: each becomes its
+        # member, or a ConfigError naming the option. No model, so no adaptive verifier.
+        object.__setattr__(self, "memory", choose(Memory, self.memory, "memory"))
+        object.__setattr__(self, "history", choose(History, self.history, "history"))
+        verify = choose(Verify, self.verify, "verify", (Verify.ALWAYS, Verify.NEVER))
+        object.__setattr__(self, "verify", verify)
 
 
 def kb_locator(kb: KnowledgeBase) -> Locator:
@@ -91,8 +86,8 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
         subgoals=planner,
         observer=RuleObserver(),
         decider=GraphDecider(policy) if policy else _GiveUp(),
-        verifier=RuleVerifier() if options.verify == "always" else ApproveAll(),
-        narrator=RuleNarrator() if options.history == "narrative" else AtomicNarrator(),
+        verifier=RuleVerifier() if options.verify is Verify.ALWAYS else ApproveAll(),
+        narrator=RuleNarrator() if options.history is History.NARRATIVE else AtomicNarrator(),
         outcome=RuleOutcomeChecker(),
         context=context,
         locate=kb_locator(kb) if use_graph and kb is not None else None,

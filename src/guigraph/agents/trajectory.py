@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from guigraph.agents.loop import EpisodeResult, StepRecord
+from guigraph.agents.loop import EpisodeResult, LoopStep
 from guigraph.agents.records import plan_dict, result_dict, step_dict
 from guigraph.agents.roles import Plan
 from guigraph.types import Observation, Task
@@ -35,7 +35,7 @@ class TrajectoryWriter:
         _write_json(self.run_dir / "task.json", header)
         (self.run_dir / "steps.jsonl").write_text("")
 
-    def on_step(self, record: StepRecord, observation: Observation) -> None:
+    def on_step(self, record: LoopStep, observation: Observation) -> None:
         with (self.run_dir / "steps.jsonl").open("a") as out:
             out.write(json.dumps(step_dict(record)) + "\n")
         if self.screenshots and observation.has_screenshot:
@@ -63,7 +63,7 @@ class ConsoleProgress:
         for number, subgoal in enumerate(plan.subgoals, 1):
             self.console.print(f"  plan {number}. {subgoal.description}")
 
-    def on_step(self, record: StepRecord, observation: Observation) -> None:
+    def on_step(self, record: LoopStep, observation: Observation) -> None:
         rejected = sum(not a.verdict.approved for a in record.attempts)
         retries = f" [yellow]({rejected} rejected)[/yellow]" if rejected else ""
         self.console.print(f"[cyan]{record.step:>3}[/cyan] {record.narrative}{retries}")

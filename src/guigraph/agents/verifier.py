@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from guigraph.agents.roles import Proposal, SemanticState, SubGoal, Verdict
+from guigraph.agents.roles import Proposal, SemanticState, SubGoal, VerifierVerdict
 from guigraph.types import ActionType
 
 Check = Callable[[SemanticState, Proposal, SubGoal], str | None]
@@ -90,16 +90,16 @@ class RuleVerifier:
     def __init__(self, checks: tuple[Check, ...] = DEFAULT_CHECKS):
         self.checks = checks
 
-    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> Verdict:
+    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> VerifierVerdict:
         for check in self.checks:
             feedback = check(state, proposal, subgoal)
             if feedback:
-                return Verdict.reject(feedback)
-        return Verdict.approve()
+                return VerifierVerdict.reject(feedback)
+        return VerifierVerdict.approve()
 
 
 class ApproveAll:
     """``--verify never``: the ablation without a verifier."""
 
-    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> Verdict:
-        return Verdict.approve()
+    def verify(self, state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> VerifierVerdict:
+        return VerifierVerdict.approve()

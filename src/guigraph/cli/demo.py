@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from guigraph.choices import Memory
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
@@ -226,7 +228,7 @@ def _print_report(console: Console, report: dict[str, Any], out: Path) -> None:
     from rich.table import Table
 
     setup = report["setup"]
-    columns = [(c, m) for c in CONDITION_TITLES for m in ("graph", "trace")]
+    columns = [(c, m) for c in CONDITION_TITLES for m in Memory]
     categories = sorted({cat for c, m in columns for cat in report[c][m]["per_category"]})
     table = Table(title="Success rate (SR) of the model-free team on SimPhone")
     table.add_column("category", no_wrap=True)

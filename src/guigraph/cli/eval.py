@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from guigraph.choices import Memory, Policy, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -29,12 +30,6 @@ def register(app: typer.Typer) -> None:
 
 Out = Annotated[Path, typer.Option("--out", help="Run folder (resumed when it holds a run).")]
 Kb = Annotated[Path, typer.Option("--kb", help="Knowledge base built from the train part.")]
-Memory = Annotated[
-    str, typer.Option("--memory", help="graph, or trace (the paper's linear-memory baseline).")
-]
-Verify = Annotated[
-    str, typer.Option("--verify", help="Verifier: always, never, or adaptive (model policies).")
-]
 Concurrency = Annotated[
     int,
     typer.Option(
@@ -71,11 +66,11 @@ def odyssey(
     split: Annotated[
         str, typer.Option("--split", help="random, task, device or app: its test part is run.")
     ] = "random",
-    policy: options.Policy = "graph",
+    policy: options.PolicyOption = Policy.GRAPH,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
-    memory: Memory = "graph",
-    verify: Verify = "always",
+    memory: options.MemoryOption = Memory.GRAPH,
+    verify: options.VerifyOption = Verify.ALWAYS,
     concurrency: Concurrency = 1,
     limit: Limit = None,
     executor: Executor = "local",
@@ -116,11 +111,11 @@ def sim(
     device: Annotated[str, typer.Option("--device", help="Device profile.")] = "Pixel 7 Pro",
     version: Annotated[int, typer.Option("--version", help="App version (1 or 2).")] = 1,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step budget.")] = 40,
-    policy: options.Policy = "graph",
+    policy: options.PolicyOption = Policy.GRAPH,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
-    memory: Memory = "graph",
-    verify: Verify = "always",
+    memory: options.MemoryOption = Memory.GRAPH,
+    verify: options.VerifyOption = Verify.ALWAYS,
     concurrency: Concurrency = 1,
     limit: Limit = None,
     executor: Executor = "local",
@@ -160,24 +155,22 @@ def sim(
 
 
 def _spec(
-    suite: str, kb: Path, policy: str, memory: str, verify: str, seed: int,
+    suite: str, kb: Path, policy: Policy, memory: Memory, verify: Verify, seed: int,
     model: str | None, base_url: str | None, concurrency: int, timeout: float,
     max_attempts: int, backoff: float, text_only: bool, **extra: Any,
 ) -> Any:  # fmt: skip
-    from guigraph.agents.factory import POLICIES
     from guigraph.agents.team import TeamOptions
-    from guigraph.errors import ConfigError, KnowledgeBaseError
+    from guigraph.errors import KnowledgeBaseError
     from guigraph.eval.runner import model_settings
     from guigraph.eval.worker import EvalSpec
     from guigraph.graph.kb import DB_FILE
 
-    if policy not in POLICIES:
-        raise ConfigError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")
-    TeamOptions(memory=memory, verify=verify)  # checks the two names
+    if policy is Policy.GRAPH:  # the model-free team knows no adaptive verifier
+        TeamOptions(memory=memory, verify=verify)
     if not (Path(kb) / DB_FILE).is_file():
         raise KnowledgeBaseError(f"{kb}: not a knowledge base (no {DB_FILE})")
     settings = None
-    if policy != "graph":
+    if policy is not Policy.GRAPH:
         settings = model_settings(
             model, base_url, concurrency, timeout_s=timeout, max_attempts=max_attempts,
             backoff_initial_s=backoff, backoff_max_s=max(backoff, 30.0), vision=not text_only,

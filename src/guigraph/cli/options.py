@@ -7,11 +7,24 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from guigraph.choices import History, Memory, Policy, Verify
+
 if TYPE_CHECKING:
     from guigraph.llm.config import RoleModels
 
-Policy = Annotated[
-    str, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
+PolicyOption = Annotated[
+    Policy, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
+]
+MemoryOption = Annotated[
+    Memory,
+    typer.Option("--memory", help="graph (the workflow graph), or trace (linear-memory baseline)."),
+]
+VerifyOption = Annotated[
+    Verify,
+    typer.Option("--verify", help="Verifier: always, never, or adaptive (model policies only)."),
+]
+HistoryOption = Annotated[
+    History, typer.Option("--history", help="Steps so far as a narrative, or atomic actions.")
 ]
 Model = Annotated[
     str | None, typer.Option("--model", help="Model name, for --policy model|hybrid.")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from guigraph.choices import Memory, Policy, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -30,18 +31,11 @@ def replay(
         str,
         typer.Option("--split", help="Split whose test part is replayed: splits/NAME_split.json"),
     ] = "random",
-    policy: options.Policy = "graph",
+    policy: options.PolicyOption = Policy.GRAPH,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
-    memory: Annotated[
-        str, typer.Option("--memory", help="graph, or trace (the paper's linear-memory baseline).")
-    ] = "graph",
-    verify: Annotated[
-        str,
-        typer.Option(
-            "--verify", help="Verifier: always, never, or adaptive (model policies only)."
-        ),
-    ] = "always",
+    memory: options.MemoryOption = Memory.GRAPH,
+    verify: options.VerifyOption = Verify.ALWAYS,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Replay only the first N test episodes.")
     ] = None,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from guigraph.choices import History, Memory, Policy, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -78,17 +79,13 @@ def run(
         list[str] | None,
         typer.Option("--env-option", help="Another world option, KEY=VALUE (repeatable)."),
     ] = None,
-    memory: Annotated[
-        str, typer.Option("--memory", help="graph (workflow graph) or trace (baseline).")
-    ] = "graph",
+    memory: options.MemoryOption = Memory.GRAPH,
     no_graph: Annotated[
         bool, typer.Option("--no-graph", help="Use no retrieval and no graph at all.")
     ] = False,
-    history: Annotated[str, typer.Option("--history", help="narrative or atomic.")] = "narrative",
-    verify: Annotated[
-        str, typer.Option("--verify", help="always, never, or adaptive (model policies).")
-    ] = "always",
-    policy: options.Policy = "graph",
+    history: options.HistoryOption = History.NARRATIVE,
+    verify: options.VerifyOption = Verify.ALWAYS,
+    policy: options.PolicyOption = Policy.GRAPH,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
@@ -113,7 +110,7 @@ def run(
     from guigraph.errors import GuigraphError
 
     try:
-        if policy == "graph":  # the model-free team knows no adaptive verifier
+        if policy is Policy.GRAPH:  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
         settings = world_options(env, device, version, skin, serial, env_option or [])
         world: Env = make(env, **settings)

@@ -46,6 +46,7 @@ from guigraph.data.odyssey import (
 )
 from guigraph.errors import DatasetError
 from guigraph.geometry import NORM_MAX, BBox, Point, ScreenSize
+from guigraph.graph.truth import truth_document
 from guigraph.types import (
     Action,
     ActionType,
@@ -59,7 +60,6 @@ from guigraph.types import (
 logger = logging.getLogger(__name__)
 
 TRUTH = "truth"
-TRUTH_SCHEMA_VERSION = 1
 #: GUIOdyssey needs a category; an exploration has no task, so the most general one.
 CATEGORY = "General_Tool"
 _KEYS = {
@@ -496,21 +496,7 @@ def _write(out: Path, episode: Episode, screens: list[str]) -> None:
             continue
         name = screenshot_name(episode.episode_id, step.index, Path(source).suffix)
         _atomic_bytes(out / SCREENSHOTS / name, Path(source).read_bytes())
-    truth = {
-        "schema_version": TRUTH_SCHEMA_VERSION,
-        "episode_id": episode.episode_id,
-        "source": "droidbot state_str_content_free",
-        "steps": [
-            {
-                "step": i,
-                "screen": screen,
-                "transition": None
-                if i == len(screens) - 1
-                else ("jump" if screens[i + 1] != screen else "in_page"),
-            }
-            for i, screen in enumerate(screens)
-        ],
-    }
+    truth = truth_document(episode.episode_id, screens, source="droidbot state_str_content_free")
     _atomic_bytes(out / TRUTH / f"{episode.episode_id}.json", _json_bytes(truth))
     annotation = _json_bytes(episode_to_json(episode))
     _atomic_bytes(out / ANNOTATIONS / f"{episode.episode_id}.json", annotation)

@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from guigraph.choices import Policy
 from guigraph.errors import GuigraphError
 from guigraph.eval.runfolder import RunFolder
 from guigraph.eval.worker import EvalSpec, Job, Row, Worker
@@ -47,7 +48,7 @@ def execute(
         from guigraph.eval.ray_exec import run_on_ray
 
         run_on_ray(spec, jobs, folder, concurrency, ray_address, on_episode)
-    elif spec.policy == "graph" and concurrency > 1 and (os.cpu_count() or 1) > 1:
+    elif spec.policy is Policy.GRAPH and concurrency > 1 and (os.cpu_count() or 1) > 1:
         run_in_processes(spec, jobs, folder, concurrency, on_episode)
     else:
         run_in_threads(spec, jobs, folder, concurrency, on_episode)

@@ -15,7 +15,7 @@ import ast
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
@@ -32,7 +32,7 @@ TEXT_THRESHOLD = 0.5
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class ActionMatch:
     is_correct: bool
     info: str
 
@@ -42,17 +42,17 @@ class Verdict:
         return "yes" if self.is_correct else "no"
 
 
-CLICK_CORRECT = Verdict(True, "click_correct")
-CLICK_FAIL = Verdict(False, "click_fail")
-TYPE_CORRECT = Verdict(True, "type_correct")
-TYPE_FAIL = Verdict(False, "type_fail")
-SCROLL_CORRECT = Verdict(True, "scroll_correct")
-SCROLL_FAIL = Verdict(False, "scroll_fail")
-ACTION_CORRECT = Verdict(True, "action_correct")
-ACTION_FAIL = Verdict(False, "action_fail")
-INVALID = Verdict(False, "invalid")
+CLICK_CORRECT = ActionMatch(True, "click_correct")
+CLICK_FAIL = ActionMatch(False, "click_fail")
+TYPE_CORRECT = ActionMatch(True, "type_correct")
+TYPE_FAIL = ActionMatch(False, "type_fail")
+SCROLL_CORRECT = ActionMatch(True, "scroll_correct")
+SCROLL_FAIL = ActionMatch(False, "scroll_fail")
+ACTION_CORRECT = ActionMatch(True, "action_correct")
+ACTION_FAIL = ActionMatch(False, "action_fail")
+INVALID = ActionMatch(False, "invalid")
 
-VERDICTS: dict[str, Verdict] = {
+ACTION_MATCHES: dict[str, ActionMatch] = {
     v.info: v
     for v in (
         CLICK_CORRECT,
@@ -75,7 +75,7 @@ _NOT_NUMBERS: list[float] = []
 
 def match_step(
     pred: str, gt: str, sam2_bbox: Sequence[float] | None, mode: MatchMode = "official"
-) -> Verdict:
+) -> ActionMatch:
     """The verdict for one step. ``gt`` must be an official command (ActionError otherwise);
     ``pred`` may be anything a model wrote. ``sam2_bbox`` empty or None: distance test only."""
     if mode == "official":
@@ -85,7 +85,7 @@ def match_step(
     raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
 
 
-def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Verdict:
+def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> ActionMatch:
     # simple_decode: split on every ':' and keep part 0 (action) and part 1 (info) only.
     parts = gt.split(":", 2)
     gt_action = parts[0].strip()
@@ -102,18 +102,14 @@ def match_official(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Ver
         pred_point = _official_point(pred_info)
         if pred_point is None:
             return INVALID
-    if pred_action != gt_action:
-        return ACTION_FAIL
-    if gt_action in _POINT_ACTIONS:
-        return _match_click(pred_point, _gt_point(gt_info, gt), sam2_bbox)
-    if gt_action == "TYPE":
-        return TYPE_CORRECT if _texts_match(gt_info, pred_info) else TYPE_FAIL
-    if gt_action == "SCROLL":
-        return SCROLL_CORRECT if gt_info.lower() == pred_info.lower() else SCROLL_FAIL
-    return ACTION_CORRECT
+    return _compare(
+        Decoded(gt, gt_action, gt_info),
+        Decoded(pred, pred_action, pred_info, pred_point),
+        sam2_bbox,
+    )
 
 
-def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Verdict:
+def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> ActionMatch:
     name, _, argument = gt.partition(":")
     gt_action = name.strip()
     gt_info = argument.strip()
@@ -132,16 +128,34 @@ def match_strict(pred: str, gt: str, sam2_bbox: Sequence[float] | None) -> Verdi
         pred_point = [point[0], point[1]]
     elif pred_action == "SCROLL" and pred_info.lower() not in _DIRECTIONS:
         return INVALID
-    if pred_action != gt_action:
+    if pred_action == gt_action == "TYPE" and not pred_info:
+        return TYPE_CORRECT if not gt_info else TYPE_FAIL  # empty matches only empty
+    return _compare(
+        Decoded(gt, gt_action, gt_info),
+        Decoded(pred, pred_action, pred_info, pred_point),
+        sam2_bbox,
+    )
+
+
+class Decoded(NamedTuple):
+    """A command split into its action and argument (a point's numbers, when read)."""
+
+    text: str
+    action: str
+    info: str
+    point: list[float] | None = None
+
+
+def _compare(gt: Decoded, pred: Decoded, sam2_bbox: Sequence[float] | None) -> ActionMatch:
+    """The two decoded commands compared: the action first, then its argument."""
+    if pred.action != gt.action:
         return ACTION_FAIL
-    if gt_action in _POINT_ACTIONS:
-        return _match_click(pred_point, _gt_point(gt_info, gt), sam2_bbox)
-    if gt_action == "TYPE":
-        if not pred_info:  # an empty prediction matches only an empty truth
-            return TYPE_CORRECT if not gt_info else TYPE_FAIL
-        return TYPE_CORRECT if _texts_match(gt_info, pred_info) else TYPE_FAIL
-    if gt_action == "SCROLL":
-        return SCROLL_CORRECT if gt_info.lower() == pred_info.lower() else SCROLL_FAIL
+    if gt.action in _POINT_ACTIONS:
+        return _match_click(pred.point, _gt_point(gt.info, gt.text), sam2_bbox)
+    if gt.action == "TYPE":
+        return TYPE_CORRECT if _texts_match(gt.info, pred.info) else TYPE_FAIL
+    if gt.action == "SCROLL":
+        return SCROLL_CORRECT if gt.info.lower() == pred.info.lower() else SCROLL_FAIL
     return ACTION_CORRECT
 
 
@@ -172,7 +186,7 @@ def _gt_point(info: str, gt: str) -> tuple[float, float]:
 
 def _match_click(
     pred: list[float] | None, gt: tuple[float, float], box: Sequence[float] | None
-) -> Verdict:
+) -> ActionMatch:
     if pred is None or len(pred) < 2:
         return INVALID  # the official matcher fails to index the point
     x, y = pred[0], pred[1]

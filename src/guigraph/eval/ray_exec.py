@@ -19,6 +19,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from guigraph.choices import Policy
 from guigraph.errors import ConfigError, GuigraphError, require
 from guigraph.eval.runfolder import RunFolder
 from guigraph.eval.worker import EvalSpec, Job, Row, Worker
@@ -79,7 +80,7 @@ def run_on_ray(
     started = _init(ray, address)
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        if spec.policy == "graph":
+        if spec.policy is Policy.GRAPH:
             shares = [1] * max(1, min(concurrency, cpus, len(jobs)))
             actor_class = ray.remote(num_cpus=1)(RayWorker)
         else:

@@ -31,10 +31,10 @@ from guigraph.data.commands import action_to_text
 from guigraph.envs.replay import Prediction, ReplayEnv
 from guigraph.errors import ConfigError, DatasetError
 from guigraph.eval.steps import (
-    StepRecord,
+    PredictedStep,
     decode_line,
     parse_step_line,
-    step_record,
+    predicted_step,
     write_steps,
 )
 from guigraph.types import Action, Episode
@@ -91,7 +91,7 @@ def check_kb_disjoint(kb: KnowledgeBase, episode_ids: Iterable[str]) -> None:
 
 def replay_episode(
     episode: Episode, team: Team, seed: int = 0, callbacks: Sequence[Callback] = ()
-) -> list[StepRecord]:
+) -> list[PredictedStep]:
     """One episode teacher-forced: a STEPS record for every recorded step.
 
     ``callbacks`` see the loop's record of each step as it completes (``record.step`` is the
@@ -107,10 +107,10 @@ def replay_episode(
     return episode_records(episode, env.predictions)
 
 
-def episode_records(episode: Episode, predictions: Sequence[Prediction]) -> list[StepRecord]:
+def episode_records(episode: Episode, predictions: Sequence[Prediction]) -> list[PredictedStep]:
     by_step = {p.step: p.action for p in predictions}
     return [
-        step_record(episode, i, prediction_text(by_step[i]) if i in by_step else UNPREDICTED)
+        predicted_step(episode, i, prediction_text(by_step[i]) if i in by_step else UNPREDICTED)
         for i in range(len(episode.steps))
     ]
 
@@ -121,7 +121,7 @@ def replay_episodes(
     make_team: MakeTeam,
     kb: KnowledgeBase | None = None,
     seed: int = 0,
-) -> Iterator[list[StepRecord]]:
+) -> Iterator[list[PredictedStep]]:
     """The records of each episode in turn (one list per episode, in ``episode_ids`` order).
 
     With ``kb`` given, refuses (ConfigError) before replaying anything when the KB holds a
@@ -170,25 +170,13 @@ def replay_to_file(
     return summary
 
 
-def append_episode(out: Path, records: Sequence[StepRecord]) -> None:
+def append_episode(out: Path, records: Sequence[PredictedStep]) -> None:
     """One episode's lines in a single write, flushed to disk before the next episode."""
-    text = "".join(json.dumps(_row(r), ensure_ascii=False) + "\n" for r in records)
+    text = "".join(json.dumps(r.to_row(), ensure_ascii=False) + "\n" for r in records)
     with out.open("a", encoding="utf-8") as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
-
-
-def _row(r: StepRecord) -> dict[str, object]:
-    return {
-        "episode_id": r.episode_id,
-        "step": r.step,
-        "category": r.category,
-        "step_length": r.step_length,
-        "gt": r.gt,
-        "pred": r.pred,
-        "sam2_bbox": list(r.sam2_bbox),
-    }
 
 
 def load_finished(out: Path) -> set[str]:
@@ -200,7 +188,7 @@ def load_finished(out: Path) -> set[str]:
     if not out.exists():
         return set()
     lines = out.read_bytes().splitlines()
-    records: list[StepRecord] = []
+    records: list[PredictedStep] = []
     for number, raw in enumerate(lines, start=1):
         try:
             text = decode_line(raw, f"{out}:{number}")

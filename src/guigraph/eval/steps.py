@@ -19,13 +19,13 @@ from typing import Any, NamedTuple, TypeGuard
 from guigraph.data.commands import action_to_text
 from guigraph.errors import ActionError, DatasetError
 from guigraph.eval.gcpause import paused_gc
-from guigraph.eval.matching import MatchMode, Verdict, match_official, match_strict
+from guigraph.eval.matching import ActionMatch, MatchMode, match_official, match_strict
 from guigraph.eval.metrics import ScoredStep
 from guigraph.eval.tally import Contradiction, Tally
 from guigraph.types import Episode
 
 
-class StepRecord(NamedTuple):
+class PredictedStep(NamedTuple):
     episode_id: str
     step: int
     category: str
@@ -35,13 +35,25 @@ class StepRecord(NamedTuple):
     sam2_bbox: tuple[float, ...] = ()
     line: int = 0  # where it came from, for error messages
 
+    def to_row(self) -> dict[str, object]:
+        """The STEPS.jsonl line (``line`` is not stored)."""
+        return {
+            "episode_id": self.episode_id,
+            "step": self.step,
+            "category": self.category,
+            "step_length": self.step_length,
+            "gt": self.gt,
+            "pred": self.pred,
+            "sam2_bbox": list(self.sam2_bbox),
+        }
 
-def step_record(episode: Episode, index: int, pred: str) -> StepRecord:
+
+def predicted_step(episode: Episode, index: int, pred: str) -> PredictedStep:
     """The record of one recorded step and a prediction for it (gt from the recorded action)."""
     step = episode.steps[index]
     box = () if step.sam2_bbox is None else tuple(step.sam2_bbox.as_list())
     gt = action_to_text(step.action)  # an OPEN_APP step (imported runs) keeps its name
-    return StepRecord(
+    return PredictedStep(
         episode.episode_id, index, episode.category, len(episode.steps), gt, pred, box
     )
 
@@ -53,8 +65,8 @@ def _is_int(value: object) -> TypeGuard[int]:
 _NUMBER_TYPES = frozenset({int, float})  # exact types: a JSON true is not a coordinate
 
 
-def parse_step_line(data: Any, where: str, line: int) -> StepRecord:
-    """One decoded JSON line as a StepRecord; DatasetError naming ``where`` and the field."""
+def parse_step_line(data: Any, where: str, line: int) -> PredictedStep:
+    """One decoded JSON line as a PredictedStep; DatasetError naming ``where`` and the field."""
     if not isinstance(data, dict):
         raise DatasetError(where, None, "a JSON object per line", type(data).__name__)
     for key in ("episode_id", "category", "gt", "pred"):
@@ -72,7 +84,7 @@ def parse_step_line(data: Any, where: str, line: int) -> StepRecord:
         box and (len(box) != 4 or not set(map(type, box)) <= _NUMBER_TYPES)
     ):
         raise DatasetError(where, "sam2_bbox", "[x1, y1, x2, y2] of numbers or []", box)
-    return StepRecord(
+    return PredictedStep(
         data["episode_id"],
         step,
         data["category"],
@@ -93,7 +105,7 @@ def decode_line(raw: bytes, where: str) -> str:
         raise DatasetError(where, None, "UTF-8 text", got) from None
 
 
-def iter_steps(path: Path) -> Iterator[StepRecord]:
+def iter_steps(path: Path) -> Iterator[PredictedStep]:
     """The records of a STEPS.jsonl file one by one, each checked on its own (not against the
     others: ``check_consistent`` or a ``Tally`` does that)."""
     with Path(path).open("rb") as lines:
@@ -109,7 +121,7 @@ def iter_steps(path: Path) -> Iterator[StepRecord]:
             yield parse_step_line(data, where, number)
 
 
-def read_steps(path: Path) -> list[StepRecord]:
+def read_steps(path: Path) -> list[PredictedStep]:
     """Every record of a STEPS.jsonl file, checked for consistency between lines."""
     with paused_gc():
         records = list(iter_steps(path))
@@ -152,9 +164,9 @@ def _add(tally: Tally, scored: ScoredStep, line: int, path: Path) -> None:
         raise DatasetError(f"{path}:{line}", exc.field, exc.expected, exc.got) from None
 
 
-def check_consistent(records: Iterable[StepRecord], source: str = "<input>") -> None:
+def check_consistent(records: Iterable[PredictedStep], source: str = "<input>") -> None:
     """Each (episode, step) once; one step length and one category per episode."""
-    first: dict[str, StepRecord] = {}
+    first: dict[str, PredictedStep] = {}
     lines: dict[tuple[str, int], int] = {}
     for r in records:
         key = (r.episode_id, r.step)
@@ -174,13 +186,13 @@ def check_consistent(records: Iterable[StepRecord], source: str = "<input>") -> 
                 )
 
 
-def _matcher(mode: MatchMode) -> Callable[..., Verdict]:
+def _matcher(mode: MatchMode) -> Callable[..., ActionMatch]:
     if mode not in ("official", "strict"):
         raise ValueError(f"mode must be official or strict, got {mode!r}")
     return match_official if mode == "official" else match_strict
 
 
-def _score_one(record: StepRecord, match: Callable[..., Verdict], source: str) -> ScoredStep:
+def _score_one(record: PredictedStep, match: Callable[..., ActionMatch], source: str) -> ScoredStep:
     episode_id, step, category, length, gt, pred, box, line = record
     try:
         verdict = match(pred, gt, box)
@@ -192,7 +204,7 @@ def _score_one(record: StepRecord, match: Callable[..., Verdict], source: str) -
 
 
 def score_records(
-    records: Sequence[StepRecord], mode: MatchMode = "official", source: str = "<input>"
+    records: Sequence[PredictedStep], mode: MatchMode = "official", source: str = "<input>"
 ) -> list[ScoredStep]:
     """The verdict of every record, in input order."""
     match = _matcher(mode)
@@ -201,7 +213,7 @@ def score_records(
 
 
 def _score_all(
-    records: Sequence[StepRecord], match: Callable[..., Verdict], source: str
+    records: Sequence[PredictedStep], match: Callable[..., ActionMatch], source: str
 ) -> list[ScoredStep]:
     scored: list[ScoredStep] = []
     append = scored.append
@@ -236,17 +248,8 @@ def write_verdicts(path: Path, scored: Iterable[ScoredStep]) -> None:
             out.write(_verdict_line(s))
 
 
-def write_steps(path: Path, records: Iterable[StepRecord]) -> None:
+def write_steps(path: Path, records: Iterable[PredictedStep]) -> None:
     """Write records as a STEPS.jsonl file (the ``line`` field is not stored)."""
     with Path(path).open("w", encoding="utf-8") as out:
         for r in records:
-            row = {
-                "episode_id": r.episode_id,
-                "step": r.step,
-                "category": r.category,
-                "step_length": r.step_length,
-                "gt": r.gt,
-                "pred": r.pred,
-                "sam2_bbox": list(r.sam2_bbox),
-            }
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.write(json.dumps(r.to_row(), ensure_ascii=False) + "\n")

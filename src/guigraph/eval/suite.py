@@ -12,6 +12,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from guigraph.choices import Memory
+
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
 
 #: The demo's three conditions, in the order of its table and JSON.
 CONDITIONS = ("seen", "unseen_templates", "other_device")
-MEMORIES = ("graph", "trace")
+MEMORIES = tuple(Memory)
 
 #: Evaluation seeds start far above the recorder's (``seed * 100_003 + index``) for any
 #: sensible recording seed; seeds that the logs used anyway are skipped, never reused.
@@ -138,7 +140,7 @@ def run_task(
 
     env = make("simphone", device=device, version=version, skin=skin)
     try:
-        team = rule_team(kb, view, TeamOptions(memory=memory))
+        team = rule_team(kb, view, TeamOptions(memory=Memory(memory)))
         result = run_episode(env, team, task, seed=seed, budget=Budget(max_steps=max_steps))
         verdict = env.evaluate()
         success = verdict is not None and verdict.success

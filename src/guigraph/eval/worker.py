@@ -18,8 +18,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from guigraph.agents.loop import EpisodeResult, StepRecord, Team
+from guigraph.agents.loop import EpisodeResult, LoopStep, Team
 from guigraph.agents.roles import Plan
+from guigraph.choices import Memory, Policy, Verify
 from guigraph.envs.base import Env
 from guigraph.envs.wrappers import EnvWrapper
 from guigraph.eval.metering import EpisodeMeter, Meter, MeteredHub
@@ -38,9 +39,9 @@ class EvalSpec:
 
     suite: str  # odyssey | sim
     kb: str
-    policy: str = "graph"
-    memory: str = "graph"
-    verify: str = "always"
+    policy: Policy = Policy.GRAPH
+    memory: Memory = Memory.GRAPH
+    verify: Verify = Verify.ALWAYS
     #: ModelConfig.to_dict() (the key is read from the worker's environment), model policies.
     model: dict[str, Any] | None = None
     seed: int = 0
@@ -130,17 +131,17 @@ class Worker:
     def _run_odyssey(self, episode_id: str, emit: Emit) -> Row:
         from guigraph.eval.matching import match_official
         from guigraph.eval.replay import UNPREDICTED, prediction_text, replay_episode
-        from guigraph.eval.steps import step_record
+        from guigraph.eval.steps import predicted_step
 
         episode = self.dataset.load(episode_id)
         self.meter.pop(episode_id)  # a restarted episode starts from zero
         tracker = _StepTracker(episode_id, self.meter)
         rows: dict[int, Row] = {}
 
-        def on_step(record: StepRecord, observation: Observation) -> None:
+        def on_step(record: LoopStep, observation: Observation) -> None:
             index = record.step
             pred = prediction_text(record.executed.action)
-            gt = step_record(episode, index, pred)
+            gt = predicted_step(episode, index, pred)
             seen = episode.steps[index].observation
             row = _base_row(gt.episode_id, index, gt.category, gt.step_length, episode.instruction)
             row.update(gt=gt.gt, pred=pred, sam2_bbox=list(gt.sam2_bbox),
@@ -155,7 +156,7 @@ class Worker:
         for index in range(len(episode.steps)):
             if index in rows:
                 continue
-            gt = step_record(episode, index, UNPREDICTED)  # the team ended early
+            gt = predicted_step(episode, index, UNPREDICTED)  # the team ended early
             row = _base_row(gt.episode_id, index, gt.category, gt.step_length, episode.instruction)
             row.update(gt=gt.gt, pred=UNPREDICTED, sam2_bbox=list(gt.sam2_bbox), correct=False)
             _fill(row, None, None, episode.steps[index].observation, None)
@@ -183,7 +184,7 @@ class Worker:
         screens.mkdir(parents=True, exist_ok=True)
         count = 0
 
-        def on_step(record: StepRecord, observation: Observation) -> None:
+        def on_step(record: LoopStep, observation: Observation) -> None:
             nonlocal count
             before = env.before[count]
             count += 1
@@ -239,13 +240,13 @@ class _StepTracker:
 
 
 class _Callback:
-    def __init__(self, on_step: Callable[[StepRecord, Observation], None], tracker: _StepTracker):
+    def __init__(self, on_step: Callable[[LoopStep, Observation], None], tracker: _StepTracker):
         self.on_step_fn, self.tracker = on_step, tracker
 
     def on_start(self, task: Task, plan: Plan, context: Any) -> None:
         pass
 
-    def on_step(self, record: StepRecord, observation: Observation) -> None:
+    def on_step(self, record: LoopStep, observation: Observation) -> None:
         self.on_step_fn(record, observation)
 
     def on_end(self, result: EpisodeResult) -> None:
@@ -286,7 +287,7 @@ def _base_row(
 
 def _fill(
     row: Row,
-    record: StepRecord | None,
+    record: LoopStep | None,
     action: Action | None,
     seen: Observation,
     tracker: _StepTracker | None,

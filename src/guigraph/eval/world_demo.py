@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from guigraph.choices import Memory
 from guigraph.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -27,7 +28,9 @@ if TYPE_CHECKING:
 #: World name -> the module that holds its demo suite: ``SUITE`` (task names),
 #: ``task_spec(name)`` (what ``Env.make_task`` takes) and ``demonstrate(env, name, seed)``.
 WORLD_SUITES = {"web": "guigraph.envs.web.experts"}
-MEMORIES = ("graph", "trace", "none")
+#: The team's memories, and "none": the same team with no knowledge base at all.
+NO_MEMORY = "none"
+MEMORIES = (*Memory, NO_MEMORY)
 DEMO_SEED_BASE = 0
 EVAL_SEED_BASE = 1_000_000
 RESULTS = "results.jsonl"
@@ -240,8 +243,8 @@ def run_world_case(
     from guigraph.agents.loop import Budget, run_episode
     from guigraph.agents.team import TeamOptions, rule_team
 
-    use_graph = memory != "none"
-    options = TeamOptions(memory=memory if use_graph else "graph", use_graph=use_graph)
+    use_graph = memory != NO_MEMORY
+    options = TeamOptions(memory=Memory(memory) if use_graph else Memory.GRAPH, use_graph=use_graph)
     team = rule_team(kb if use_graph else None, view if use_graph else None, options)
     error = ""
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import random
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,8 +19,9 @@ from typing import TYPE_CHECKING
 
 from guigraph.errors import GuigraphError
 from guigraph.geometry import NORM_MAX, CoordSpace
-from guigraph.graph.judge import Judgement, PageJumpJudge, RuleJudge, Verdict
+from guigraph.graph.judge import Judgement, JumpVerdict, PageJumpJudge, RuleJudge
 from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.kb_writer import EdgeRow, KBWriter, NodeRow, StepRow, TraceRow
 from guigraph.graph.matcher import (
     DualThresholdVerifier,
     StateDescriptor,
@@ -133,37 +133,35 @@ class GraphBuilder:
         ]
         runs = _in_page_runs(judgements, len(views))
         descriptors = describe([views[run[0]] for run in runs], self.kb.encoder)
-        with self.kb.transaction() as conn:
+        with self.kb.transaction() as writer:
             nodes = [
-                self._node_for(conn, episode, views[run[0]], d)
+                self._node_for(writer, episode, views[run[0]], d)
                 for run, d in zip(runs, descriptors, strict=True)
             ]
             runs, nodes = _merge_self_loops(runs, nodes)
             values: dict[str, str] = {}
             edge_ids = []
             for k in range(len(runs) - 1):
-                edge_id, slots = self._record_edge(conn, episode, runs[k], nodes[k], nodes[k + 1])
+                edge_id, slots = self._record_edge(writer, episode, runs[k], nodes[k], nodes[k + 1])
                 edge_ids.append(edge_id)
                 values.update(
                     {SlotKey(edge_id, slot.name).encoded(): slot.example for slot in slots}
                 )
             tail, tail_slots = self._templates(episode, runs[-1])
             values.update({SlotKey(None, slot.name).encoded(): slot.example for slot in tail_slots})
-            self._record_steps(conn, episode, runs, nodes, judgements)
-            conn.execute(
-                "INSERT INTO traces VALUES (?, (SELECT COUNT(*) FROM traces), ?, ?, ?, ?, ?, ?,"
-                " ?, ?)",
-                (
-                    episode.episode_id,
-                    episode.instruction,
-                    episode.category,
-                    dumps(list(episode.apps)),
-                    dumps(nodes),
-                    dumps(edge_ids),
-                    len(episode.steps),
-                    dumps([a.to_dict() for a in tail]),
-                    dumps(values),
-                ),
+            writer.add_steps(_step_rows(episode, runs, nodes, judgements))
+            writer.add_trace(
+                TraceRow(
+                    episode_id=episode.episode_id,
+                    instruction=episode.instruction,
+                    category=episode.category,
+                    apps=dumps(list(episode.apps)),
+                    node_path=dumps(nodes),
+                    edge_path=dumps(edge_ids),
+                    steps=len(episode.steps),
+                    tail=dumps([a.to_dict() for a in tail]),
+                    slot_values=dumps(values),
+                )
             )
 
     def _views(self, episode: Episode) -> list[ScreenView]:
@@ -177,7 +175,7 @@ class GraphBuilder:
 
     def _node_for(
         self,
-        conn: sqlite3.Connection,
+        writer: KBWriter,
         episode: Episode,
         view: ScreenView,
         descriptor: StateDescriptor,
@@ -185,39 +183,31 @@ class GraphBuilder:
         index = self.kb.state_index
         match = StateMatcher(index, self.verifier).match(view, descriptor)
         if match is not None:
-            conn.execute("UPDATE nodes SET visits = visits + 1 WHERE node_id = ?", (match.node_id,))
+            writer.count_visit(match.node_id)
             if match.score < self.kb.settings.match.exemplar_below:
-                self._add_exemplar(conn, match.node_id, descriptor)
+                self._add_exemplar(writer, match.node_id, descriptor)
             return match.node_id
         elements = [e.to_dict() for e in (view.elements or ())[:40]]
         path = view.observation.screenshot_path
-        cursor = conn.execute(
-            "INSERT INTO nodes (app, description, state_text, elements, screenshot_path,"
-            " thumbnail, visits, first_episode) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
-            (
-                view.app,
+        node_id = writer.add_node(
+            NodeRow(
+                app=view.app,
                 # Named by what it shows when no one described it (real runs rarely are).
-                view.description or (view.summary() if view.has_ui else ""),
-                descriptor.text,
-                dumps(elements),
+                description=view.description or (view.summary() if view.has_ui else ""),
+                state_text=descriptor.text,
+                elements=dumps(elements),
                 # Absolute: the KB is read from other working directories than the build's.
-                str(Path(path).resolve()) if path else None,
-                _jpeg_thumbnail(view),
-                episode.episode_id,
-            ),
+                screenshot_path=str(Path(path).resolve()) if path else None,
+                thumbnail=_jpeg_thumbnail(view),
+                first_episode=episode.episode_id,
+            )
         )
-        node_id = int(cursor.lastrowid or 0)
-        self._add_exemplar(conn, node_id, descriptor)
+        self._add_exemplar(writer, node_id, descriptor)
         return node_id
 
-    def _add_exemplar(
-        self, conn: sqlite3.Connection, node_id: int, descriptor: StateDescriptor
-    ) -> None:
+    def _add_exemplar(self, writer: KBWriter, node_id: int, descriptor: StateDescriptor) -> None:
         vector = self.kb.state_index.add(node_id, descriptor)
-        conn.execute(
-            "INSERT INTO exemplars (node_id, app, vector) VALUES (?, ?, ?)",
-            (node_id, descriptor.app, vector.tobytes()),
-        )
+        writer.add_exemplar(node_id, descriptor.app, vector.tobytes())
 
     def _templates(
         self, episode: Episode, run: list[int]
@@ -233,63 +223,43 @@ class GraphBuilder:
         return actions, slots
 
     def _record_edge(
-        self, conn: sqlite3.Connection, episode: Episode, run: list[int], source: int, target: int
+        self, writer: KBWriter, episode: Episode, run: list[int], source: int, target: int
     ) -> tuple[int, list[Slot]]:
         """The edge's id, and the slots as this episode filled them."""
         actions, slots = self._templates(episode, run)
         signature = edge_signature(actions)
-        row = conn.execute(
-            "SELECT edge_id, episodes FROM edges WHERE source = ? AND target = ? AND signature = ?",
-            (source, target, signature),
-        ).fetchone()
-        if row is not None:
-            import json
-
-            episodes = json.loads(row[1])
+        found = writer.find_edge(source, target, signature)
+        if found is not None:
+            edge_id, episodes = found
             if len(episodes) < MAX_EDGE_EPISODES:
                 episodes.append(episode.episode_id)
-            conn.execute(
-                "UPDATE edges SET count = count + 1, episodes = ? WHERE edge_id = ?",
-                (dumps(episodes), row[0]),
-            )
-            return int(row[0]), slots
-        cursor = conn.execute(
-            "INSERT INTO edges (source, target, signature, actions, slots, target_label, count,"
-            " episodes) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
-            (
-                source,
-                target,
-                signature,
-                dumps([a.to_dict() for a in actions]),
-                dumps([s.to_dict() for s in slots]),
-                actions[-1].target_label,
-                dumps([episode.episode_id]),
-            ),
+            writer.count_edge(edge_id, episodes)
+            return edge_id, slots
+        edge = EdgeRow(
+            source=source,
+            target=target,
+            signature=signature,
+            actions=dumps([a.to_dict() for a in actions]),
+            slots=dumps([s.to_dict() for s in slots]),
+            target_label=actions[-1].target_label,
+            episodes=[episode.episode_id],
         )
-        return int(cursor.lastrowid or 0), slots
+        return writer.add_edge(edge), slots
 
-    def _record_steps(
-        self,
-        conn: sqlite3.Connection,
-        episode: Episode,
-        runs: list[list[int]],
-        nodes: list[int],
-        judgements: list[Judgement],
-    ) -> None:
-        rows = []
-        for run, node in zip(runs, nodes, strict=True):
-            for i in run:
-                judgement = judgements[i] if i < len(judgements) else None
-                rows.append(
-                    (
-                        episode.episode_id,
-                        i,
-                        node,
-                        judgement.verdict.value if judgement else None,
-                        judgement.reason if judgement else "",
-                    )
-                )
-        conn.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?)", rows)
+
+def _step_rows(
+    episode: Episode, runs: list[list[int]], nodes: list[int], judgements: list[Judgement]
+) -> list[StepRow]:
+    """Each step's node, and the judge's verdict on its action (none for the last step)."""
+    rows = []
+    for run, node in zip(runs, nodes, strict=True):
+        for i in run:
+            judgement = judgements[i] if i < len(judgements) else None
+            verdict = judgement.verdict.value if judgement else None
+            rows.append(
+                StepRow(episode.episode_id, i, node, verdict, judgement.reason if judgement else "")
+            )
+    return rows
 
 
 #: What image files start with; a screenshot is decoded only when pixels are needed, so its
@@ -332,7 +302,7 @@ def _in_page_runs(judgements: list[Judgement], n_steps: int) -> list[list[int]]:
     runs: list[list[int]] = [[]]
     for i in range(n_steps):
         runs[-1].append(i)
-        if i < len(judgements) and judgements[i].verdict is Verdict.JUMP:
+        if i < len(judgements) and judgements[i].verdict is JumpVerdict.JUMP:
             runs.append([])
     return runs
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from guigraph.graph.explorer import Highlight
     from guigraph.graph.kb import KnowledgeBase
+    from guigraph.graph.records import Edge
 
 FORMATS = ("graphml", "json", "html")
 
@@ -42,14 +43,7 @@ def to_networkx(kb: KnowledgeBase) -> nx.DiGraph:
             visits=node.visits,
         )
     for edge in sorted(kb.edges(), key=lambda e: -e.count):
-        variant = {
-            "edge_id": edge.edge_id,
-            "actions": [a.to_dict() for a in edge.actions],
-            "slots": [{"name": s.name, "example": s.example} for s in edge.slots],
-            "target_label": edge.target_label,
-            "count": edge.count,
-            "episodes": list(edge.episodes),
-        }
+        variant = {"edge_id": edge.edge_id, **_edge_data(edge)}
         if graph.has_edge(edge.source, edge.target):
             data = graph.edges[edge.source, edge.target]
             data["variants"].append(variant)
@@ -59,6 +53,17 @@ def to_networkx(kb: KnowledgeBase) -> nx.DiGraph:
                 edge.source, edge.target, **variant, variants=[variant], total_count=edge.count
             )
     return graph
+
+
+def _edge_data(edge: Edge) -> dict[str, Any]:
+    """What an edge holds, as plain data (the networkx graph and the JSON export alike)."""
+    return {
+        "actions": [a.to_dict() for a in edge.actions],
+        "slots": [{"name": s.name, "example": s.example} for s in edge.slots],
+        "target_label": edge.target_label,
+        "count": edge.count,
+        "episodes": list(edge.episodes),
+    }
 
 
 def export(
@@ -100,16 +105,7 @@ def graph_document(kb: KnowledgeBase, thumbnails: bool = False) -> dict[str, Any
             )
         nodes.append(item)
     edges = [
-        {
-            "id": e.edge_id,
-            "source": e.source,
-            "target": e.target,
-            "actions": [a.to_dict() for a in e.actions],
-            "slots": [{"name": s.name, "example": s.example} for s in e.slots],
-            "target_label": e.target_label,
-            "count": e.count,
-            "episodes": list(e.episodes),
-        }
+        {"id": e.edge_id, "source": e.source, "target": e.target, **_edge_data(e)}
         for e in kb.edges()
     ]
     traces = [t.outline() for t in kb.traces()]

@@ -18,14 +18,14 @@ from guigraph.graph.screen import ScreenView
 from guigraph.types import Action, ActionType, ScrollDirection
 
 
-class Verdict(StrEnum):
+class JumpVerdict(StrEnum):
     JUMP = "jump"
     IN_PAGE = "in_page"
 
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    verdict: Verdict
+    verdict: JumpVerdict
     reason: str  # short, for logs and debugging a wrong merge
 
 
@@ -85,30 +85,32 @@ class RuleJudge:
 
     def judge(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
         if before.place and after.place and before.place != after.place:
-            return Judgement(Verdict.JUMP, f"app changed {before.place} -> {after.place}")
+            return Judgement(JumpVerdict.JUMP, f"app changed {before.place} -> {after.place}")
         if before.has_ui and after.has_ui:
             # The UI tree says everything the pixels would, and costs no image decoding.
             return self._by_structure(before, action, after)
         change = _mean_change(before, after)
         if change < self.settings.unchanged_below:
-            return Judgement(Verdict.IN_PAGE, f"screen unchanged ({change:.4f})")
+            return Judgement(JumpVerdict.IN_PAGE, f"screen unchanged ({change:.4f})")
         by_action = _by_action_type(action)
         return by_action if by_action is not None else self._by_pixels(before, after)
 
     def _by_structure(self, before: ScreenView, action: Action, after: ScreenView) -> Judgement:
         similarity = weighted_jaccard(before.weighted_tokens(), after.weighted_tokens())
         if similarity == 1.0 and _texts(before) == _texts(after):
-            return Judgement(Verdict.IN_PAGE, "UI tree unchanged")
+            return Judgement(JumpVerdict.IN_PAGE, "UI tree unchanged")
         if before.windows() != after.windows():
             # A dialog opened or closed over a page that mostly stays: its own state.
-            return Judgement(Verdict.JUMP, "a dialog window opened or closed")
+            return Judgement(JumpVerdict.JUMP, "a dialog window opened or closed")
         by_action = _by_action_type(action)
         if by_action is not None:
             return by_action
         titles = before.title(), after.title()
         if all(titles) and titles[0] != titles[1]:
-            return Judgement(Verdict.JUMP, f"title changed {titles[0]!r} -> {titles[1]!r}")
-        verdict = Verdict.JUMP if similarity < self.settings.ui_jump_below else Verdict.IN_PAGE
+            return Judgement(JumpVerdict.JUMP, f"title changed {titles[0]!r} -> {titles[1]!r}")
+        verdict = (
+            JumpVerdict.JUMP if similarity < self.settings.ui_jump_below else JumpVerdict.IN_PAGE
+        )
         return Judgement(verdict, f"UI structure similarity {similarity:.2f}")
 
     def _by_pixels(self, before: ScreenView, after: ScreenView) -> Judgement:
@@ -116,7 +118,7 @@ class RuleJudge:
         title = _changed_share(before, after, self._title_rows(before), settings.cell_change)
         upper = _changed_share(before, after, settings.upper_rows, settings.cell_change)
         jumped = title > settings.title_changed_above or upper > settings.upper_changed_above
-        verdict = Verdict.JUMP if jumped else Verdict.IN_PAGE
+        verdict = JumpVerdict.JUMP if jumped else JumpVerdict.IN_PAGE
         return Judgement(verdict, f"title band changed {title:.3f}, upper screen {upper:.3f}")
 
     def _title_rows(self, view: ScreenView) -> tuple[int, int]:
@@ -145,11 +147,11 @@ def _changed_share(
 def _by_action_type(action: Action) -> Judgement | None:
     """What the action alone says once something changed (None: look at the screens)."""
     if action.type in _LEAVING_ACTIONS:
-        return Judgement(Verdict.JUMP, f"{action.type} changed the screen")
+        return Judgement(JumpVerdict.JUMP, f"{action.type} changed the screen")
     if action.type is ActionType.SCROLL and action.direction in _SIDEWAYS:
         return None  # a pager or tab strip swiped sideways may show another page
     if action.type in _IN_PAGE_ACTIONS:
-        return Judgement(Verdict.IN_PAGE, f"{action.type} edits the page in place")
+        return Judgement(JumpVerdict.IN_PAGE, f"{action.type} edits the page in place")
     return None
 
 

@@ -21,9 +21,9 @@ from guigraph.graph.kb_files import (
     MANIFEST_FILE,
     STATES_INDEX_FILE,
     check_length,
-    create_database,
     read_cached_index,
 )
+from guigraph.graph.kb_writer import KBWriter, create_database
 from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, SlotKey, Trace
 from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
 from guigraph.types import UIElement
@@ -175,11 +175,11 @@ class KnowledgeBase:
             self._state_index.save(self.path / STATES_INDEX_FILE)
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[KBWriter]:
         """One episode's writes; on failure SQLite rolls back and the in-memory index reloads."""
         try:
             with self.conn:
-                yield self.conn
+                yield KBWriter(self.conn)
         except BaseException:
             self._state_index = None
             raise

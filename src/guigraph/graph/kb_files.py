@@ -1,4 +1,5 @@
-"""The knowledge base's files: creating the database whole, and refusing damaged ones.
+"""The knowledge base's files: their names, and refusing damaged ones (created whole by
+``kb_writer.create_database``).
 
 ``kb.sqlite`` is the source of truth and ``states.faiss`` a cache of it. A database that is
 garbage or cut short is refused up front with its name, before any command half-runs on it;
@@ -7,67 +8,17 @@ a cache that cannot be read is rebuilt from the database with a warning.
 
 from __future__ import annotations
 
-import json
 import logging
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from guigraph.errors import KnowledgeBaseError
-from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
 
 logger = logging.getLogger(__name__)
 
 DB_FILE = "kb.sqlite"
 STATES_INDEX_FILE = "states.faiss"
 MANIFEST_FILE = "manifest.json"
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS nodes (
-    node_id INTEGER PRIMARY KEY, app TEXT, description TEXT NOT NULL, state_text TEXT NOT NULL,
-    elements TEXT NOT NULL, screenshot_path TEXT, thumbnail BLOB, visits INTEGER NOT NULL,
-    first_episode TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS exemplars (
-    exemplar_id INTEGER PRIMARY KEY, node_id INTEGER NOT NULL REFERENCES nodes(node_id),
-    app TEXT, vector BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS edges (
-    edge_id INTEGER PRIMARY KEY, source INTEGER NOT NULL, target INTEGER NOT NULL,
-    signature TEXT NOT NULL, actions TEXT NOT NULL, slots TEXT NOT NULL,
-    target_label TEXT NOT NULL, count INTEGER NOT NULL, episodes TEXT NOT NULL,
-    UNIQUE (source, target, signature));
-CREATE TABLE IF NOT EXISTS traces (
-    episode_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, instruction TEXT NOT NULL,
-    category TEXT NOT NULL, apps TEXT NOT NULL, node_path TEXT NOT NULL,
-    edge_path TEXT NOT NULL, steps INTEGER NOT NULL, tail TEXT NOT NULL,
-    slot_values TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS steps (
-    episode_id TEXT NOT NULL, step INTEGER NOT NULL, node_id INTEGER NOT NULL,
-    verdict TEXT, reason TEXT NOT NULL, PRIMARY KEY (episode_id, step));
-"""
-
-
-def create_database(db: Path, settings: KBSettings) -> None:
-    """Write the schema to a side file and rename it into place: whoever opens the KB
-    meanwhile finds no database or a whole one, never one without its tables."""
-    import os
-
-    fresh = db.with_name(db.name + ".new")
-    fresh.unlink(missing_ok=True)
-    conn = sqlite3.connect(fresh)
-    try:
-        with conn:
-            conn.executescript(SCHEMA)
-            conn.executemany(
-                "INSERT INTO settings VALUES (?, ?)",
-                [
-                    ("schema_version", str(SCHEMA_VERSION)),
-                    ("build", json.dumps(settings.to_dict())),
-                ],
-            )
-    finally:
-        conn.close()
-    os.replace(fresh, db)
 
 
 def read_cached_index(path: Path, dim: int) -> Any:

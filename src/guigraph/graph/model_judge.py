@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from guigraph.errors import GuigraphError, ResponseParseError
-from guigraph.graph.judge import Judgement, RuleJudge, Verdict
+from guigraph.graph.judge import Judgement, JumpVerdict, RuleJudge
 from guigraph.graph.matcher import (
     Candidate,
     DualThresholdVerifier,
@@ -81,7 +81,7 @@ class LLMJudge:
             rule = self.fallback.judge(before, action, after)
             return Judgement(rule.verdict, f"model reply unusable ({exc}); rule: {rule.reason}")
         reason = str(reply.json().get("reason", ""))[:200]
-        return Judgement(Verdict(verdict), f"model: {reason}")
+        return Judgement(JumpVerdict(verdict), f"model: {reason}")
 
 
 class LLMVerifier:

@@ -11,15 +11,37 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from guigraph.errors import DatasetError
-from guigraph.graph.kb import KnowledgeBase
+
+if TYPE_CHECKING:
+    from guigraph.graph.kb import KnowledgeBase
 
 TRUTH_SCHEMA_VERSION = 1
 _TRANSITIONS = {"jump", "in_page", None}
+
+
+def truth_document(episode_id: str, screens: Sequence[str], **about: str) -> dict[str, Any]:
+    """The truth file of an episode whose steps showed ``screens``: a step's action jumped
+    when the next screen is another one (the last step has no next). ``about``: where the
+    truth came from (a template id, a converter), kept for people reading the file."""
+    steps = [
+        {
+            "step": i,
+            "screen": screen,
+            "transition": None
+            if i == len(screens) - 1
+            else ("jump" if screens[i + 1] != screen else "in_page"),
+        }
+        for i, screen in enumerate(screens)
+    ]
+    return {
+        "schema_version": TRUTH_SCHEMA_VERSION, "episode_id": episode_id, **about, "steps": steps
+    }  # fmt: skip
 
 
 @dataclass(frozen=True)

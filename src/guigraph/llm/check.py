@@ -67,6 +67,14 @@ class ProbeResult:
     #: The server refused the image request while it answered the text one.
     no_vision: bool = False
 
+    @classmethod
+    def answered(cls, name: str, result: ChatResult, parsed: bool, detail: str) -> ProbeResult:
+        """A probe whose call came back: its cost, and whether the reply parsed."""
+        return cls(
+            name, True, result.latency_s, result.prompt_tokens, result.completion_tokens,
+            parsed, detail, result.text,
+        )  # fmt: skip
+
 
 def probe_image() -> bytes:
     from PIL import Image, ImageDraw
@@ -111,16 +119,7 @@ def _text_probe(client: ChatClient) -> ProbeResult:
         detail = f"JSON {value}" + ("" if followed else ' (not the {"ok": true} asked for)')
     except ResponseParseError as exc:
         parsed, detail = False, str(exc)
-    return ProbeResult(
-        "text",
-        True,
-        result.latency_s,
-        result.prompt_tokens,
-        result.completion_tokens,
-        parsed,
-        detail,
-        result.text,
-    )
+    return ProbeResult.answered("text", result, parsed, detail)
 
 
 def _image_probe(client: ChatClient, coords: ModelCoords) -> ProbeResult:
@@ -175,16 +174,7 @@ def _click_result(
             detail += f" (check the coords setting, now {client.config.coords!r})"
     except ResponseParseError as exc:
         parsed, detail = False, str(exc)
-    return ProbeResult(
-        name,
-        True,
-        result.latency_s,
-        result.prompt_tokens,
-        result.completion_tokens,
-        parsed,
-        detail,
-        result.text,
-    )
+    return ProbeResult.answered(name, result, parsed, detail)
 
 
 def _refused(exc: ModelCallError) -> bool:

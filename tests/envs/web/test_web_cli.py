@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from guigraph.cli.main import app
@@ -65,6 +66,7 @@ def test_run_on_an_unknown_miniwob_task_is_one_clear_line() -> None:
     assert pids_of_process(os.getpid()) == []
 
 
+@pytest.mark.slow  # the whole web demo in Chromium, twice
 def test_demo_world_web_records_builds_evaluates_and_resumes(tmp_path: Path) -> None:
     args = ["demo", "--world", "web", "--out", str(tmp_path / "d"), "--json"]
     small = ["--demos", "3", "--eval-seeds", "1", "--templates", "enter-password"]

@@ -26,9 +26,9 @@ from guigraph.envs.simphone.phone import describe
 from guigraph.envs.simphone.tasks import TEMPLATES, get_template, make_task, meta_task, plan_for
 from guigraph.errors import EnvError
 from guigraph.geometry import BBox
+from guigraph.graph.truth import truth_document
 from guigraph.types import Action, ActionType, Episode, Observation, Step, Task
 
-TRUTH_SCHEMA_VERSION = 1
 MAX_STEPS = 120
 LOADING_TEXT = "Loading..."
 BASE_POPUP_RATE = 0.1
@@ -162,21 +162,7 @@ def record_episode(
         meta_task=meta,
         task=filled,
     )
-    truth = {
-        "schema_version": TRUTH_SCHEMA_VERSION,
-        "episode_id": eid,
-        "template_id": template_id,
-        "steps": [
-            {
-                "step": i,
-                "screen": screen,
-                "transition": None
-                if i == len(identities) - 1
-                else ("jump" if identities[i + 1] != screen else "in_page"),
-            }
-            for i, screen in enumerate(identities)
-        ],
-    }
+    truth = truth_document(eid, identities, template_id=template_id)
     succeeded = env.task_succeeded()
     env.close()
     return Recorded(episode, truth, task, succeeded)

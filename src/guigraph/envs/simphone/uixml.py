@@ -203,6 +203,10 @@ def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
             _fill(holder, regions[region], app, focus)
 
 
+#: The dialog's texts and the framework ids AlertDialog gives them.
+_DIALOG_TEXT_IDS = {"dialog_title": "android:id/title", "dialog_message": "android:id/message"}
+
+
 def _dialog(content: _Node, popup: Layout, app: str) -> None:
     """A dialog as AlertDialog lays it out: title and message under framework ids."""
     assert popup.dialog_box is not None
@@ -211,25 +215,10 @@ def _dialog(content: _Node, popup: Layout, app: str) -> None:
     )
     rest: list[Placed] = []
     for placed in popup.placed:
-        key = placed.widget.key
-        if key == "dialog_title":
-            panel.add(
-                _Node(
-                    "android.widget.TextView",
-                    placed.box,
-                    text=placed.widget.text,
-                    rid="android:id/title",
-                )
-            )
-        elif key == "dialog_message":
-            panel.add(
-                _Node(
-                    "android.widget.TextView",
-                    placed.box,
-                    text=placed.widget.text,
-                    rid="android:id/message",
-                )
-            )
-        else:
+        rid = _DIALOG_TEXT_IDS.get(placed.widget.key)
+        if rid is None:
             rest.append(placed)
+        else:
+            text = placed.widget.text
+            panel.add(_Node("android.widget.TextView", placed.box, text=text, rid=rid))
     _fill(panel, rest, app, None)

@@ -96,35 +96,23 @@ def cookies(world: World, entry: Entry) -> Popup:
     )
 
 
+def _article_item(world: World, aid: int, key: str) -> W:
+    """A listed article (bookmarks, history): its title and site; a tap opens it."""
+    article = world.catalog.articles[aid]
+    return W("item", article.title, key=key, sub=article.site, tap=_open_article(aid), nav=True)
+
+
 @screen("browser.bookmarks")
 def browser_bookmarks(world: World, entry: Entry) -> Screen:
-    articles = world.catalog.articles
-    body: list[W] = [
-        W(
-            "item",
-            articles[a].title,
-            key=f"article_{a}",
-            sub=articles[a].site,
-            tap=_open_article(a),
-            nav=True,
-        )
-        for a in world.data.bookmarks
-    ] or [W("text", "No bookmarks yet")]
+    body: list[W] = [_article_item(world, a, f"article_{a}") for a in world.data.bookmarks] or [
+        W("text", "No bookmarks yet")
+    ]
     return Screen("Bookmarks", body=body)
 
 
 @screen("browser.history")
 def browser_history(world: World, entry: Entry) -> Screen:
-    articles = world.catalog.articles
     body: list[W] = [
-        W(
-            "item",
-            articles[a].title,
-            key=f"history_{n}",
-            sub=articles[a].site,
-            tap=_open_article(a),
-            nav=True,
-        )
-        for n, a in enumerate(reversed(world.data.history))
+        _article_item(world, a, f"history_{n}") for n, a in enumerate(reversed(world.data.history))
     ] or [W("text", "No history")]
     return Screen("History", body=body)

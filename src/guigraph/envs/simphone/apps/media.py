@@ -247,9 +247,14 @@ def video_player(world: World, entry: Entry) -> Screen:
 @popup("video.popup_share")
 def share_video(world: World, entry: Entry) -> Popup:
     video = world.catalog.videos[int(entry.params["vid"])]
+    return share_sheet(world, f"Watch: {video.title}")
+
+
+def share_sheet(world: World, message: str) -> Popup:
+    """Android's share sheet: direct-share contacts, each a tap that sends ``message``."""
     return Popup(
         "Share to",
-        items=share_targets(world, f"Watch: {video.title}"),
+        items=share_targets(world, message),
         buttons=[button("Cancel", "dismiss", lambda w: w.close_popup())],
     )
 
@@ -307,8 +312,4 @@ def gallery_photo(world: World, entry: Entry) -> Screen:
 @popup("gallery.popup_share")
 def share_photo(world: World, entry: Entry) -> Popup:
     name = world.data.photos[int(entry.params["index"])]
-    return Popup(
-        "Share to",
-        items=share_targets(world, f"[Photo {name}]"),
-        buttons=[button("Cancel", "dismiss", lambda w: w.close_popup())],
-    )
+    return share_sheet(world, f"[Photo {name}]")

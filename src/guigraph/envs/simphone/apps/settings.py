@@ -32,6 +32,15 @@ def _set(name: str, value: int) -> Handler:
     return handler
 
 
+def _level_chips(world: World, name: str, levels: tuple[int, ...]) -> list[W]:
+    """One chip per percentage of the setting ``name``, the current one checked."""
+    current = world.data.settings[name]
+    return [
+        W("chip", f"{v}%", key=f"{name}_{v}", checked=current == v, tap=_set(name, v))
+        for v in levels
+    ]
+
+
 @screen("settings.main")
 def main(world: World, entry: Entry) -> Screen:
     v2 = world.version("settings") == 2
@@ -69,10 +78,7 @@ def bluetooth(world: World, entry: Entry) -> Screen:
 @screen("settings.display")
 def display(world: World, entry: Entry) -> Screen:
     level = world.data.settings["brightness"]
-    chips = [
-        W("chip", f"{v}%", key=f"brightness_{v}", checked=level == v, tap=_set("brightness", v))
-        for v in (30, 50, 70, 100)
-    ]
+    chips = _level_chips(world, "brightness", (30, 50, 70, 100))
     body = [
         toggle("Dark theme", "dark_toggle", world.data.settings["dark_mode"], _flip("dark_mode")),
         W("label", f"Brightness: {level}%", key="brightness_value"),
@@ -84,10 +90,7 @@ def display(world: World, entry: Entry) -> Screen:
 @screen("settings.sound")
 def sound(world: World, entry: Entry) -> Screen:
     level = world.data.settings["volume"]
-    chips = [
-        W("chip", f"{v}%", key=f"volume_{v}", checked=level == v, tap=_set("volume", v))
-        for v in (0, 20, 40, 60, 80)
-    ]
+    chips = _level_chips(world, "volume", (0, 20, 40, 60, 80))
     body = [
         W("label", f"Media volume: {level}%", key="volume_value"),
         W("row", children=chips),

@@ -38,30 +38,14 @@ def _nav(world: World, current: str) -> tuple[list[W], list[W]]:
                 checked=current == "home",
                 tap=lambda w: w.pop_to("shop.home"),
             ),
-            W(
-                "tab",
-                cart,
-                key="open_cart",
-                checked=current == "cart",
-                tap=go("shop.cart"),
-                nav=True,
-            ),
-            W(
-                "tab",
-                "Orders",
-                key="open_orders",
-                checked=current == "orders",
-                tap=go("shop.orders"),
-                nav=True,
-            ),
-            W(
-                "tab",
-                "Saved",
-                key="open_wishlist",
-                checked=current == "wishlist",
-                tap=go("shop.wishlist"),
-                nav=True,
-            ),
+        ]
+        tabs += [
+            W("tab", label, key=f"open_{name}", checked=current == name, tap=go(target), nav=True)
+            for label, name, target in (
+                (cart, "cart", "shop.cart"),
+                ("Orders", "orders", "shop.orders"),
+                ("Saved", "wishlist", "shop.wishlist"),
+            )
         ]
         return [], tabs
     actions = [
