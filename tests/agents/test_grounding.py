@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from guigraph.agents.grounding import find_target, ground
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.observer import RuleObserver
@@ -9,7 +11,7 @@ from guigraph.agents.roles import SemanticState
 from guigraph.agents.script import ScriptStep
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.records import ActionTemplate
-from guigraph.types import Observation, UIElement
+from guigraph.types import ID_LESS_KEY, Observation, UIElement
 
 
 def screen(*elements: UIElement) -> SemanticState:
@@ -84,3 +86,27 @@ def test_a_value_the_binding_could_not_fill_is_the_one_the_task_names_never_the_
     nobody = ScriptStep(32, template, 31, "Gallery", "t", label="Bruno", task_words=unnamed,
                         open_value=True)  # fmt: skip
     assert find_target(nobody, state) is None  # not the recorded "Bruno": nothing to tap
+
+
+def test_an_id_less_key_names_the_target_only_on_the_steps_own_screen() -> None:
+    """Without ids, ``@browser/button:a#0`` is "the first worded button" of its screen: the
+    pop-up's "Accept" recorded under it is not the article page's "<" (the step is skipped)."""
+    back = UIElement(BBox(0, 40, 120, 100), text="<", class_name="android.widget.Button",
+                     clickable=True)  # fmt: skip
+    state = screen(back)
+    key = state.elements[0].key
+    assert key.startswith(ID_LESS_KEY)
+    template = ActionTemplate("click", target_label="Accept", target_id=key)
+    on_popup = ScriptStep(77, template, 25, "Browser", "t", label="Accept")
+    here_article = replace(state, node_id="25")
+    assert find_target(on_popup, here_article) is None
+    assert find_target(on_popup, state) is None  # a screen the graph does not recognize
+    # On the step's own screen the key is the recorded element, whatever it shows now.
+    on_its_screen = replace(state, node_id="77")
+    found = find_target(on_popup, on_its_screen)
+    assert found is not None and found.label == "<"
+    # A resource id names its element on any screen.
+    with_id = replace(back, resource_id="browser:id/dismiss")
+    id_step = replace(on_popup, template=replace(template, target_id="browser:id/dismiss"))
+    found = find_target(id_step, replace(screen(with_id), node_id="25"))
+    assert found is not None

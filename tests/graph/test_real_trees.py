@@ -135,3 +135,34 @@ def test_droidbot_format_quality_from_screenshots_only(droidbot_logs: Path, tmp_
     report = check(build(droidbot_logs, tmp_path / "kb", use_ui=False), droidbot_logs)
     assert report.jump_accuracy >= 0.9 and report.purity >= 0.95 and report.ari >= 0.85
     assert report.nodes <= 1.5 * report.true_screens
+
+
+def list_page(rows: list[str], extra: str = "Cart") -> ScreenView:
+    """An id-less shop page (text, role and bounds only): a button and rows of products."""
+    elements = [
+        el((0, 30, 500, 100), "TextView", text="ShopMall"),
+        el((800, 30, 1000, 100), "Button", text=extra, clickable=True),
+    ]
+    for i, label in enumerate(rows):
+        top = 120 + 60 * i
+        elements.append(el((0, top, 1000, top + 50), "LinearLayout", text=label, clickable=True))
+    return ScreenView(Observation(SCREEN, elements=tuple(elements), app="ShopMall"))
+
+
+def test_id_less_list_rows_are_content_and_controls_are_structure() -> None:
+    """The products a page lists differ between visits; the page does not (on ids, the
+    number in ``product_3`` is masked for the same reason)."""
+    today = list_page(["Atlas backpack", "Lumen lamp", "Saved items"])
+    tomorrow = list_page(["Orbit backpack", "Zephyr lamp", "Saved items"])
+    assert today.structure_tokens() == tomorrow.structure_tokens()
+    assert RuleJudge().judge(today, Action.scroll(ScrollDirection.UP), tomorrow).verdict is (
+        Verdict.IN_PAGE
+    )
+    # A button's label is what the button is: another button is another page.
+    assert list_page(["Atlas backpack"] * 3, "Orders").structure_tokens() != (
+        today.structure_tokens()
+    )
+    # Two rows are a pair of labelled choices, not a list: their labels stay structure.
+    assert list_page(["Use Wi-Fi", "Saved networks"]).structure_tokens() != (
+        list_page(["Brightness", "Dark theme"]).structure_tokens()
+    )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from guigraph.envs.conventions import Conventions, active
 from guigraph.errors import DatasetError
-from guigraph.types import Observation, UIElement
+from guigraph.types import Observation, UIElement, text_shape
 
 if TYPE_CHECKING:
     import numpy as np
@@ -228,8 +228,33 @@ def _structure_token(
         scaffold = bare and conventions.is_container(element.class_name)
         return role, SCAFFOLD_WEIGHT if scaffold else 1.0
     label = element.text or element.content_desc or _inner_text(element, elements)
+    if _is_list_item(element, elements, conventions):
+        # What a list's rows show is content (the products a search found), as the number
+        # in a row's id is (``product_3``): only the kind of text stays, so the same list
+        # with other rows is one screen.
+        return f"{role}:{text_shape(label)}", 1.0
     label = _DIGITS.sub("#", label.strip().lower())
     return f"{role}:{'_'.join(label.split())}", 1.0
+
+
+#: Tappable layouts of one class, without ids, that make a list (fewer may be a pair of
+#: labelled choices, which are structure).
+LIST_MIN_ROWS = 3
+
+
+def _is_list_item(
+    element: UIElement, elements: tuple[UIElement, ...], conventions: Conventions
+) -> bool:
+    """An id-less tappable layout that shows a text of its own, with at least
+    ``LIST_MIN_ROWS - 1`` siblings like it. A layout framing labelled views of their own (a
+    preference row, a button drawn as a layout) is a control, named by their label."""
+    if element.resource_id or not element.text or not conventions.is_container(element.class_name):
+        return False
+    rows = sum(
+        1 for e in elements
+        if e.clickable and e.text and not e.resource_id and e.class_name == element.class_name
+    )  # fmt: skip
+    return rows >= LIST_MIN_ROWS
 
 
 def _content_free(name: str, text: str) -> str:
