@@ -110,3 +110,26 @@ def test_an_id_less_key_names_the_target_only_on_the_steps_own_screen() -> None:
     id_step = replace(on_popup, template=replace(template, target_id="browser:id/dismiss"))
     found = find_target(id_step, replace(screen(with_id), node_id="25"))
     assert found is not None
+
+
+def test_the_rank_of_an_id_less_row_does_not_stand_for_the_value_the_task_names() -> None:
+    """ "Text Farah": the recorded run tapped Farah's chat, the fourth row; today the fourth
+    row is Dana's and Farah has no chat yet, so there is nothing to tap (a detour types her
+    name). A row the task does not name is still found by its rank on its own screen."""
+
+    def chat(row: int, name: str) -> UIElement:
+        box = BBox(30, 300 + 80 * row, 970, 370 + 80 * row)
+        return UIElement(box, text=name, class_name="android.widget.LinearLayout", clickable=True)
+
+    state = replace(
+        screen(*(chat(i, n) for i, n in enumerate(("Alice", "Bruno", "Chen", "Dana")))),
+        node_id="27",
+    )
+    fourth = state.elements[3].key
+    template = ActionTemplate("click", target_label="Farah", target_id=fourth)
+    named = ScriptStep(27, template, 28, "Messages", "t", label="Farah",
+                       task_words=frozenset({"text", "farah", "running", "late"}))  # fmt: skip
+    assert find_target(named, state) is None
+    unnamed = replace(named, task_words=frozenset({"open", "latest", "chat"}))
+    found = find_target(unnamed, state)
+    assert found is not None and found.label == "Dana"

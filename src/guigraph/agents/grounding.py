@@ -86,9 +86,13 @@ def _key_names_here(key: str, step: ScriptStep, state: SemanticState) -> bool:
     only says "the first button with a word on it" of its screen: on another screen (the
     cookie pop-up's "Accept" is not here, the article's "<" is) or on one not recognized (a
     tablet's keyboard shows "Go" where the phone's form showed "Save") it is another element.
+    Nor is a list's n-th row the one to tap when the task names what to tap ("Text Farah":
+    the fourth chat is Dana's when Farah has none yet).
     """
     if not key.startswith(ID_LESS_KEY):
         return True
+    if content_words(step.label) & step.task_words:
+        return False
     return state.node_id is not None and state.node_id == str(step.node)
 
 
