@@ -135,7 +135,10 @@ class ScreenView:
                 token, weight = _structure_token(element, elements, self.conventions)
                 tokens[token] = max(weight, tokens.get(token, 0.0))
             title = self.title()
-            if title:
+            # A title known only by its place (``_top_text``) is often content, a city or a
+            # contact's name: it tells a jump (the judge), but one screen showing another
+            # city is still that screen.
+            if title and any(e.resource_id for e in elements):
                 tokens[f"title:{title}"] = 1.0
             self._tokens = tokens
         return self._tokens
@@ -221,14 +224,17 @@ def _structure_token(
             return token, FRAMEWORK_WEIGHT
         return token, 1.0
     if element.editable:
-        return f"{role}:input", 1.0  # what is typed into a field is content, not structure
+        # What is typed into a field is content; what the field is called is structure
+        # (with ids the id says it: "Title" and "Date" are two fields, not two inputs).
+        name = _DIGITS.sub("#", element.content_desc.strip().lower())
+        return (f"{role}:input:{'_'.join(name.split())}" if name else f"{role}:input"), 1.0
     if not element.clickable:
         # Unnamed text is content (an article, a song title), not structure.
         bare = not (element.text or element.content_desc)
         scaffold = bare and conventions.is_container(element.class_name)
         return role, SCAFFOLD_WEIGHT if scaffold else 1.0
     label = element.text or element.content_desc or _inner_text(element, elements)
-    if _is_list_item(element, elements, conventions):
+    if _is_list_item(element, conventions):
         # What a list's rows show is content (the products a search found), as the number
         # in a row's id is (``product_3``): only the kind of text stays, so the same list
         # with other rows is one screen.
@@ -237,24 +243,15 @@ def _structure_token(
     return f"{role}:{'_'.join(label.split())}", 1.0
 
 
-#: Tappable layouts of one class, without ids, that make a list (fewer may be a pair of
-#: labelled choices, which are structure).
-LIST_MIN_ROWS = 3
-
-
-def _is_list_item(
-    element: UIElement, elements: tuple[UIElement, ...], conventions: Conventions
-) -> bool:
-    """An id-less tappable layout that shows a text of its own, with at least
-    ``LIST_MIN_ROWS - 1`` siblings like it. A layout framing labelled views of their own (a
-    preference row, a button drawn as a layout) is a control, named by their label."""
-    if element.resource_id or not element.text or not conventions.is_container(element.class_name):
-        return False
-    rows = sum(
-        1 for e in elements
-        if e.clickable and e.text and not e.resource_id and e.class_name == element.class_name
-    )  # fmt: skip
-    return rows >= LIST_MIN_ROWS
+def _is_list_item(element: UIElement, conventions: Conventions) -> bool:
+    """An id-less tappable layout that shows a text of its own: a row of a list (a search
+    result, a chat). A layout framing labelled views of their own (a preference row, a
+    button drawn as a layout) is a control, named by their label (``_inner_text``)."""
+    return (
+        not element.resource_id
+        and bool(element.text)
+        and conventions.is_container(element.class_name)
+    )
 
 
 def _content_free(name: str, text: str) -> str:
@@ -309,7 +306,22 @@ def _raw_title(elements: tuple[UIElement, ...], conventions: Conventions) -> str
         text = _inner_text(bar, tuple(e for e in elements if not e.clickable))
         if text:
             return text
-    return ""
+    return _top_text(elements)
+
+
+def _top_text(elements: tuple[UIElement, ...]) -> str:
+    """A screen with no ids at all (text, role and bounds only) names no title: the text in
+    its top row is its title, where an app bar writes it. A tap that changes it went to
+    another page (a search result's article has the results list's buttons and one more).
+    Not where any element has an id: there the ids say."""
+    if not elements or any(e.resource_id for e in elements):
+        return ""
+    texts = [e for e in elements if e.text and not e.clickable and not e.editable]
+    if not texts:
+        return ""
+    first = min(texts, key=lambda e: (e.bbox.y1, e.bbox.x1))
+    above = any(e.bbox.y2 <= first.bbox.y1 for e in elements)
+    return "" if above else first.text
 
 
 def _clean(text: str) -> str:
