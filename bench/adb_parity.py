@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
 from guigraph.envs.base import Env
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.tasks import make_task

@@ -24,9 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
 from guigraph.envs import make
 from guigraph.eval.demo import RESULTS_FILE, load_results
 from guigraph.graph.kb import KnowledgeBase

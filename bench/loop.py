@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
 from guigraph.envs.base import Env, StepResult
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.recorder import record

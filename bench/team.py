@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracl
 
 from tests.agents.oracle import Oracle
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
+from guigraph.compiler.index import GraphView
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.recorder import record

@@ -292,15 +292,6 @@ def element_keys(elements: Sequence[UIElement], app: str | None = None) -> list[
     return _keys([(e.resource_id, e.class_name, e.text) for e in elements], app)
 
 
-def stored_element_keys(elements: Sequence[Mapping[str, Any]], app: str | None) -> list[str]:
-    """:func:`element_keys` of elements stored by :meth:`UIElement.to_dict`."""
-    fields = [
-        (str(e.get("resource_id") or ""), str(e.get("class_name") or ""), str(e.get("text") or ""))
-        for e in elements
-    ]
-    return _keys(fields, app)
-
-
 #: How an id-less element's key starts; no resource id does (ids are parsed, keys not).
 ID_LESS_KEY = "@"
 

@@ -18,7 +18,7 @@ from typing import Any
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.prompting import render_elements
 from guigraph.agents.roles import SemanticState
-from guigraph.agents.script import is_dismissal
+from guigraph.compiler.script import is_dismissal
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.expert import Expert
 from guigraph.envs.simphone.tasks import make_task, plan_for

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, EpisodeResult, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
 from guigraph.agents.roles import OutcomeStatus
+from guigraph.compiler.index import GraphView
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.tasks import make_task
 from guigraph.errors import ConfigError

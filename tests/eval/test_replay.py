@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Team
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import Feedback, HistoryEntry, Proposal, SemanticState, SubGoal
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.cli.main import app
+from guigraph.compiler.index import GraphView
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.recorder import record
 from guigraph.errors import ConfigError

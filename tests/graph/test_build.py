@@ -13,6 +13,7 @@ from guigraph.errors import ConfigError, DatasetError
 from guigraph.graph.build import GraphBuilder, sample_ids
 from guigraph.graph.kb import STATES_INDEX_FILE, KnowledgeBase
 from guigraph.graph.matcher import DualThresholdVerifier, MatchSettings
+from guigraph.graph.records import SlotKey, TextSource
 from guigraph.graph.settings import KBSettings
 from guigraph.graph.truth import check
 from guigraph.types import Action, ActionType
@@ -189,8 +190,9 @@ def test_trace_keeps_tail_actions_slot_values_and_screen_sources(tmp_path: Path)
     assert trace is not None
     assert [a.type for a in trace.tail] == ["click", "type", "click", "complete"]
     typed = trace.tail[1]
-    assert typed.text == "{text1}" and typed.source_of("text1") == "screen:maps:id/place_1"
-    assert trace.values == {"tail:text1": "21°C"}
+    assert typed.text == "{text1}"
+    assert typed.source_of("text1") == TextSource.screen("maps:id/place_1")
+    assert trace.values == {SlotKey(None, "text1"): "21°C"}
 
 
 def test_trace_values_are_the_episodes_own(tmp_path: Path) -> None:
@@ -202,9 +204,9 @@ def test_trace_values_are_the_episodes_own(tmp_path: Path) -> None:
     first, second = kb.trace("a"), kb.trace("b")
     assert first is not None and second is not None
     shared = set(first.edge_path) & set(second.edge_path)
-    typed_edges = [e for e in shared if any(k.startswith(f"{e}:") for k in first.values)]
+    typed_edges = [e for e in shared if any(k.edge_id == e for k in first.values)]
     assert typed_edges, "the search edge should be shared and carry a slot"
-    key = next(k for k in first.values if k.startswith(f"{typed_edges[0]}:"))
+    key = next(k for k in first.values if k.edge_id == typed_edges[0])
     assert (first.values[key], second.values[key]) == ("Paris", "Lima")
 
 

@@ -6,11 +6,14 @@ import sqlite3
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from guigraph.errors import KnowledgeBaseError
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import DB_FILE, KnowledgeBase
+from guigraph.graph.records import ActionTemplate, SlotKey, TextSource
+from guigraph.types import ActionType, UIElement, element_keys
 from tests.graph.conftest import sources
 from tests.graph.world import Recorder, search_episode, shop_episode
 
@@ -33,6 +36,8 @@ def test_graph_has_records_as_attributes(kb: KnowledgeBase) -> None:
         assert data["actions"] and data["count"] >= 1 and data["episodes"]
     node = kb.nodes()[0]
     assert node.example_elements and node.description and node.screenshot_path is None
+    assert all(isinstance(e, UIElement) for e in node.example_elements)
+    assert node.element_keys == tuple(element_keys(node.example_elements, node.app))
     assert (kb.node_thumbnail(node.node_id) or b"")[:2] == b"\xff\xd8"  # a JPEG
 
 
@@ -80,3 +85,50 @@ def test_empty_kb_answers_empty(tmp_path: Path) -> None:
     obs = shop_episode("x", "tea").episode().steps[0].observation
     assert empty.match_state(obs) == [] and empty.search_traces("anything") == []
     assert empty.stats()["average_degree"] == 0.0
+
+
+def test_typed_graph_records_keep_the_stored_form_and_name_bad_input() -> None:
+    """Text sources, slot keys and action types are records in memory and the same strings
+    in the KB file, so KBs built before them read unchanged; a bad one names what it expected."""
+    data = {"type": "type", "text": "{text1} {text2}",
+            "text_sources": {"text1": "instruction", "text2": "screen:shop:id/price"}}  # fmt: skip
+    template = ActionTemplate.from_dict(data)
+    assert template.type is ActionType.TYPE
+    assert template.source_of("text2") == TextSource.screen("shop:id/price")
+    assert template.source_of("text1") == TextSource.instruction()
+    assert template.to_dict() == data
+    assert SlotKey.parse("7:text1") == SlotKey(7, "text1")
+    assert SlotKey.parse("tail:text2") == SlotKey(None, "text2")
+    assert str(SlotKey(None, "text2")) == "tail:text2"
+    with pytest.raises(KnowledgeBaseError, match="expected '<edge id>:<slot>'"):
+        SlotKey.parse("route:text1")
+    with pytest.raises(KnowledgeBaseError, match="'instruction' or 'screen:<element key>'"):
+        TextSource.parse("clipboard")
+    with pytest.raises(KnowledgeBaseError, match="field 'type': expected one of click"):
+        ActionTemplate.from_dict({"type": "tap"})
+
+
+def test_a_node_with_malformed_elements_names_the_node_and_field(
+    tmp_path: Path, kb: KnowledgeBase
+) -> None:
+    node_id = kb.nodes()[0].node_id
+    kb.close()
+    with sqlite3.connect(tmp_path / "kb" / DB_FILE) as conn:
+        conn.execute(
+            "UPDATE nodes SET elements = ? WHERE node_id = ?", ('[{"text": "x"}]', node_id)
+        )
+    reopened = KnowledgeBase.open(tmp_path / "kb")
+    with pytest.raises(KnowledgeBaseError, match=f"node {node_id}: field 'elements' expected"):
+        reopened.nodes()
+    reopened.close()
+
+
+def test_trace_vectors_are_the_trace_searchs_in_trace_order(kb: KnowledgeBase) -> None:
+    """The in-memory index reads the vectors the trace search encoded, not its own copy."""
+    traces = kb.traces()
+    vectors = kb.trace_vectors()
+    expected = kb.encoder.encode([t.instruction for t in traces])
+    assert vectors.shape == expected.shape and np.allclose(vectors, expected, atol=1e-6)
+    best, score = kb.search_traces(traces[1].instruction, 1)[0]
+    assert score == pytest.approx(float(vectors[1] @ expected[1]), abs=1e-5)
+    assert best.instruction == traces[1].instruction

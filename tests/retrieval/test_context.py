@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
+from guigraph.compiler.index import GraphView
+from guigraph.compiler.script import FillCache
+from guigraph.compiler.values import ValueIndex
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
-from guigraph.graph.records import ActionTemplate, Edge, Trace
-from guigraph.retrieval.context import GraphData, clauses, fill_trace_slots, retrieve
-from guigraph.retrieval.values import ValueIndex
+from guigraph.graph.records import ActionTemplate, Edge, SlotKey, TextSource, Trace
+from guigraph.retrieval.context import bind_trace, clauses, retrieve
+from guigraph.types import ActionType
 from tests.graph.conftest import make_recorders
 
 
@@ -95,23 +99,30 @@ def test_slots_are_filled_with_the_values_kinds_as_the_team_fills_them() -> None
     search = ActionTemplate("click", target_label="Search products")
     typing = ActionTemplate(
         "type", text="{text1} {text2}",
-        text_sources=(("text1", "instruction"), ("text2", "screen:shop:id/price")),
+        text_sources=(
+            ("text1", TextSource.instruction()), ("text2", TextSource.screen("shop:id/price"))
+        ),
     )  # fmt: skip
     edge = Edge(7, 4, 5, (search, typing), (), "", 1)
     trace = Trace("t", "Find the price of the Atlas lamp and note it", "Multi_Apps",
                   ("ShopMall",), (4, 5), (7,), 2,
-                  values={"7:text1": "Atlas lamp", "7:text2": "$12.00"})  # fmt: skip
+                  values={SlotKey(7, "text1"): "Atlas lamp",
+                          SlotKey(7, "text2"): "$12.00"})  # fmt: skip
     index = ValueIndex()
     index.by_site[(4, "type:search products")] |= {"Atlas lamp", "Nova kettle", "Orbit watch"}
     index.by_site[(9, "type:city name")] |= {"Sydney", "Oslo", "Paris"}
-    graph = GraphData({}, {7: edge}, {}, index)
-    new = "Find the price of the Sydney and note it"
-    # Without the graph: plain alignment, and the screen slot looks like a missing value.
-    plain = fill_trace_slots(trace, new)
-    assert plain == ({"7:text1": "Sydney", "7:text2": "$12.00"}, ("7:text2",))
-    values, missing = fill_trace_slots(trace, new, graph)
-    assert values == {"7:text1": "Atlas lamp"} and missing == ("7:text1",)
-    values, missing = fill_trace_slots(
-        trace, "Find the price of the Nova kettle and note it", graph
-    )
-    assert values == {"7:text1": "Nova kettle"} and not missing
+    graph = GraphView({}, {7: edge}, nx.DiGraph(), index, {}, [trace])
+    text1 = SlotKey(7, "text1")
+    # The city is of another kind than the products typed here: unfilled, and reported.
+    refused = bind_trace(trace, "Find the price of the Sydney and note it", graph)
+    assert refused.slot_values == {text1: "Atlas lamp"} and refused.missing_slots == (text1,)
+    fills: FillCache = {}
+    found = bind_trace(trace, "Find the price of the Nova kettle and note it", graph, fills)
+    assert found.slot_values == {text1: "Nova kettle"} and not found.missing_slots
+    # The context's binding is the team's: the script types the new value and leaves the
+    # screen value to be read while acting; the fill is cached for the team's plan ranking.
+    assert found.binding is not None
+    typed = [s for s in found.binding.steps if s.template.type is ActionType.TYPE]
+    assert [s.text for s in typed] == ["Nova kettle {text2}"]
+    assert [s.screen_slots for s in typed] == [(("text2", TextSource.screen("shop:id/price")),)]
+    assert "Nova kettle" in fills.values()

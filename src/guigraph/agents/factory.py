@@ -59,7 +59,7 @@ def team_factory(
     ``resources``). The graph view is loaded once and shared; each episode gets its own
     policy cursor. ``models`` (per-role settings, e.g. from ``--model-config``) replaces
     ``model``/``base_url``; ``usage_path`` is rewritten after every model call."""
-    from guigraph.agents.graph_policy import GraphView
+    from guigraph.compiler.index import GraphView
 
     if policy not in POLICIES:
         raise ConfigError(f"--policy must be one of {', '.join(POLICIES)}, got {policy!r}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from guigraph.agents.graph_policy import GraphPlanner, GraphPolicy
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.model_acting import ModelDecider
 from guigraph.agents.model_roles import ModelNarrator, ModelPlanner
@@ -26,6 +25,7 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
+from guigraph.compiler.policy import GraphPlanner, GraphPolicy
 from guigraph.types import Action, ActionType, Task
 
 #: Sources whose proposals need no model check: the graph, and the policy's own safe rules.
@@ -34,7 +34,7 @@ TRUSTED = frozenset({"graph", "rule"})
 #: a pop-up, finish a completed script. Its blind back/home when lost is left to the model.
 _RULE_ACTIONS = {ActionType.WAIT, ActionType.CLICK, ActionType.COMPLETE}
 _TASK_DIALOG_LABELS = {"cancel", "close"}
-_LEAVING = {"press_home", "press_recent", "open_app"}
+_LEAVING = {ActionType.PRESS_HOME, ActionType.PRESS_RECENT, ActionType.OPEN_APP}
 #: Graph proposals per step before the model decides (a rule rejection gets one retry).
 GRAPH_TRIES = 2
 
@@ -94,15 +94,16 @@ def _trimmed(policy: GraphPolicy, graph_plan: Plan, model_plan: Plan) -> Plan:
     if graph_apps[: len(model_apps)] != model_apps:
         return graph_plan
     seen: list[str] = []
-    for index, step in enumerate(policy.script):
+    script = policy.script
+    for index, step in enumerate(script):
         app = (step.app or "").strip().lower()
         if step.home or not app or (seen and seen[-1] == app):
             continue
         if len(seen) == len(model_apps):
-            kept = policy.script[:index]
-            while kept and (kept[-1].home or kept[-1].template.type in _LEAVING):
-                kept.pop()
-            policy.script = kept
+            end = index
+            while end and (script[end - 1].home or script[end - 1].template.type in _LEAVING):
+                end -= 1
+            policy.end_before(end)
             break
         seen.append(app)
     goals = [g for g in graph_plan.subgoals if (g.app or "").strip().lower() in model_apps]
@@ -152,32 +153,25 @@ class HybridDecider:
             self._graph_tries += 1
             proposal = self.planner.policy.decide(state, history, feedback, memory)
             if proposal.source == "graph" and proposal.action.type is ActionType.TYPE:
-                return self._check_value(proposal, subgoal, state, history, feedback, memory)
+                # Slot values are the graph's weak spot: the model types (a model step).
+                self.model_steps += 1
+                typed = self.model.decide(subgoal, state, history, feedback, memory)
+                return self._check_value(proposal, typed)
             if self._vouched(proposal, state):
                 self.graph_steps += 1
                 return proposal
         self.model_steps += 1
         return self.model.decide(subgoal, state, history, feedback, memory)
 
-    def _check_value(
-        self,
-        proposal: Proposal,
-        subgoal: SubGoal,
-        state: SemanticState,
-        history: Sequence[HistoryEntry],
-        feedback: Feedback,
-        memory: FocusMemory,
-    ) -> Proposal:
-        """Slot values are the graph's weak spot ("Call" for "Call mom", an empty price): the
-        model types; when it types what the graph would, the step stays a graph step."""
-        self.model_steps += 1
-        typed = self.model.decide(subgoal, state, history, feedback, memory)
+    def _check_value(self, proposal: Proposal, typed: Proposal) -> Proposal:
+        """The graph's typing step against the model's (``typed``): slot values are the
+        graph's weak spot ("Call" for "Call mom", an empty price). When the model types what
+        the graph would, the step stays a graph step."""
         if typed.action == proposal.action:
             return proposal
-        policy = self.planner.policy
-        if typed.action.type is ActionType.TYPE and policy.pending is not None:
+        if typed.action.type is ActionType.TYPE:
             # The graph's step with the model's value: the script moves on once it is typed.
-            policy.pending = (policy.pending[0], typed.action)
+            self.planner.policy.take_value(typed.action)
         return typed
 
     def _vouched(self, proposal: Proposal, state: SemanticState) -> bool:
@@ -200,11 +194,8 @@ class HybridDecider:
         screen is on: its routes back to a stale cursor would undo the model's progress."""
         if self.model_steps == 0:
             return True
-        policy = self.planner.policy
-        if policy.pending is None or policy.pending[0] is None:
-            return False
-        node = policy.script[policy.pending[0]].node
-        return state.node_id is not None and state.node_id == str(node)
+        node = self.planner.policy.pending_state()
+        return node is not None and state.node_id is not None and state.node_id == str(node)
 
 
 def _went_wrong(history: Sequence[HistoryEntry]) -> bool:

@@ -19,7 +19,6 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.agents.graph_policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.agents.hybrid import TRUSTED, HybridDecider, HybridNarrator, HybridPlanner
 from guigraph.agents.loop import Team
 from guigraph.agents.model_acting import (
@@ -43,6 +42,8 @@ from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Narrator, Observer, Verifier
 from guigraph.agents.team import kb_locator
 from guigraph.agents.verifier import RuleVerifier
+from guigraph.compiler.index import GraphView
+from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.errors import ConfigError
 from guigraph.types import ActionType, Task
 
@@ -107,7 +108,7 @@ def model_team(
             return None
         found = retrieve(
             kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
-            graph=view.graph_data if view is not None else None,
+            graph=view,
         )  # fmt: skip
         briefing.context_text = found.text or briefing.context_text
         return found

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from guigraph.agents.graph_policy import GraphDecider, GraphPlanner, GraphPolicy, GraphView
 from guigraph.agents.loop import Locator, Team
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
@@ -20,6 +19,8 @@ from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
+from guigraph.compiler.index import GraphView
+from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 
@@ -79,7 +80,7 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
             return None
         return retrieve(
             kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
-            graph=view.graph_data if view is not None else None,
+            graph=view,
         )  # fmt: skip
 
     planner = GraphPlanner(policy) if policy else _NoPlan()

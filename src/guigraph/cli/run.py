@@ -233,8 +233,8 @@ def context_dict(context: Context) -> dict[str, Any]:
                 "score": round(item.score, 4),
                 "instruction": item.trace.instruction,
                 "category": item.trace.category,
-                "slot_values": item.slot_values,
-                "missing_slots": list(item.missing_slots),
+                "slot_values": {str(k): v for k, v in item.slot_values.items()},
+                "missing_slots": [str(k) for k in item.missing_slots],
             }
             for item in context.traces
         ],
@@ -261,7 +261,7 @@ def _print_context(context: Context) -> None:
             f"{item.score:.3f}",
             escape(item.trace.instruction),
             escape(filled) or "-",
-            escape(", ".join(item.missing_slots)) or "-",
+            escape(", ".join(map(str, item.missing_slots))) or "-",
         )
     console.print(table)
     cut = " (truncated to the budget)" if context.truncated else ""

@@ -270,7 +270,7 @@ def load_results(path: Path) -> list[dict[str, Any]]:
 def _run_cases(
     out: Path, cases: list[EvalCase], config: DemoConfig, reporter: Reporter
 ) -> list[dict[str, Any]]:
-    from guigraph.agents.graph_policy import GraphView
+    from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
 
     path = out / RESULTS_FILE

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from guigraph.agents.graph_policy import GraphView
+    from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.types import Task
 

@@ -78,7 +78,7 @@ def job_id(job: Job) -> str:
 
 class Worker:
     def __init__(self, spec: EvalSpec, concurrency: int = 1) -> None:
-        from guigraph.agents.graph_policy import GraphView
+        from guigraph.compiler.index import GraphView
         from guigraph.graph.kb import KnowledgeBase
         from guigraph.llm.limits import ConcurrencyLimit
 
@@ -216,7 +216,6 @@ def _warm_up(kb: KnowledgeBase, view: Any) -> None:
     """Fill the KB's lazy caches once, before threads share it."""
     _ = kb.state_index
     kb.search_traces("warm up", 1)
-    _ = view.graph_data
 
 
 class _StepTracker:

@@ -199,7 +199,7 @@ def _evaluate(
     env: Env, suite: Any, tasks: Sequence[str], config: WorldDemoConfig, out: Path,
     report: Reporter,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    from guigraph.agents.graph_policy import GraphView
+    from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
 
     path = out / RESULTS

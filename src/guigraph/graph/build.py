@@ -29,7 +29,7 @@ from guigraph.graph.matcher import (
     StateVerifier,
     describe,
 )
-from guigraph.graph.records import ActionTemplate, Slot, dumps, edge_signature
+from guigraph.graph.records import ActionTemplate, Slot, SlotKey, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
 from guigraph.graph.templates import action_template
 from guigraph.types import Action, Episode, Observation
@@ -144,9 +144,11 @@ class GraphBuilder:
             for k in range(len(runs) - 1):
                 edge_id, slots = self._record_edge(conn, episode, runs[k], nodes[k], nodes[k + 1])
                 edge_ids.append(edge_id)
-                values.update({f"{edge_id}:{slot.name}": slot.example for slot in slots})
+                values.update(
+                    {SlotKey(edge_id, slot.name).encoded(): slot.example for slot in slots}
+                )
             tail, tail_slots = self._templates(episode, runs[-1])
-            values.update({f"tail:{slot.name}": slot.example for slot in tail_slots})
+            values.update({SlotKey(None, slot.name).encoded(): slot.example for slot in tail_slots})
             self._record_steps(conn, episode, runs, nodes, judgements)
             conn.execute(
                 "INSERT INTO traces VALUES (?, (SELECT COUNT(*) FROM traces), ?, ?, ?, ?, ?, ?,"
@@ -259,7 +261,7 @@ class GraphBuilder:
                 target,
                 signature,
                 dumps([a.to_dict() for a in actions]),
-                dumps([{"name": s.name, "example": s.example, "source": s.source} for s in slots]),
+                dumps([s.to_dict() for s in slots]),
                 actions[-1].target_label,
                 dumps([episode.episode_id]),
             ),

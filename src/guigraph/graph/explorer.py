@@ -65,11 +65,10 @@ def screen_name(node: Node) -> str:
     is not a button (a dialog's question); else "<App> screen"."""
     buttons = set()
     for element in node.example_elements:
-        rid = str(element.get("resource_id", ""))
-        label = str(element.get("text") or element.get("content_desc") or "").strip()
-        if label and rid.endswith("/title"):
+        label = (element.text or element.content_desc).strip()
+        if label and element.resource_id.endswith("/title"):
             return label
-        if element.get("clickable"):
+        if element.clickable:
             buttons.add(label)
     description = node.description.strip()
     head, colon, rest = description.partition(": ")

@@ -37,7 +37,7 @@ def to_networkx(kb: KnowledgeBase) -> nx.DiGraph:
             app=node.app or "",
             description=node.description,
             state_text=node.state_text,
-            example_elements=list(node.example_elements),
+            example_elements=[e.to_dict() for e in node.example_elements],
             screenshot=node.screenshot_path or "",
             visits=node.visits,
         )
@@ -91,7 +91,7 @@ def graph_document(kb: KnowledgeBase, thumbnails: bool = False) -> dict[str, Any
             "state_text": node.state_text,
             "visits": node.visits,
             "screenshot": node.screenshot_path,
-            "example_elements": list(node.example_elements),
+            "example_elements": [e.to_dict() for e in node.example_elements],
         }
         if thumbnails:
             jpeg = kb.node_thumbnail(node.node_id)

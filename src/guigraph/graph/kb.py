@@ -24,8 +24,9 @@ from guigraph.graph.kb_files import (
     create_database,
     read_cached_index,
 )
-from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, Trace
+from guigraph.graph.records import ActionTemplate, Edge, Node, Slot, SlotKey, Trace
 from guigraph.graph.settings import SCHEMA_VERSION, KBSettings
+from guigraph.types import UIElement
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -268,10 +269,8 @@ class KnowledgeBase:
         descriptor = describe([view], self.encoder)[0]
         return [(c.node_id, c.score) for c in self.state_index.search(descriptor, k)]
 
-    def search_traces(self, text: str, k: int = 5) -> list[tuple[Trace, float]]:
-        """Traces whose instruction is most similar to ``text`` (cosine), best first."""
-        import numpy as np
-
+    def _trace_index(self) -> tuple[Any, list[str]]:
+        """Every trace's instruction vector (encoded once per process) and its episode id."""
         if self._trace_search is None:
             import faiss
 
@@ -284,7 +283,23 @@ class KnowledgeBase:
             if instructions:
                 index.add(self.encoder.encode(instructions))
             self._trace_search = (index, ids)
-        index, ids = self._trace_search
+        return self._trace_search
+
+    def trace_vectors(self) -> np.ndarray:
+        """The instruction vectors of ``traces()``, in that order: the ones the trace search
+        uses, so that an in-memory index does not encode every instruction again."""
+        import numpy as np
+
+        index, ids = self._trace_index()
+        if not ids:
+            return np.zeros((0, self.encoder.dim), dtype=np.float32)
+        return index.reconstruct_n(0, len(ids))
+
+    def search_traces(self, text: str, k: int = 5) -> list[tuple[Trace, float]]:
+        """Traces whose instruction is most similar to ``text`` (cosine), best first."""
+        import numpy as np
+
+        index, ids = self._trace_index()
         if not ids:
             return []
         query = np.asarray(self.encoder.encode([text]), dtype=np.float32)
@@ -317,7 +332,7 @@ def _edge_from_row(r: tuple[Any, ...]) -> Edge:
         source=r[1],
         target=r[2],
         actions=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[3])),
-        slots=tuple(Slot(**s) for s in json.loads(r[4])),
+        slots=tuple(Slot.from_dict(s) for s in json.loads(r[4])),
         target_label=r[5],
         count=r[6],
         episodes=tuple(json.loads(r[7])),
@@ -334,9 +349,16 @@ def _trace_from_row(r: tuple[Any, ...]) -> Trace:
         edge_path=tuple(json.loads(r[5])),
         steps=r[6],
         tail=tuple(ActionTemplate.from_dict(a) for a in json.loads(r[7])),
-        values=dict(json.loads(r[8])),
+        values={SlotKey.parse(k): v for k, v in json.loads(r[8]).items()},
     )
 
 
 def _node(row: Sequence[Any]) -> Node:
-    return Node(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), *row[5:8])
+    try:
+        elements = tuple(UIElement.from_dict(e) for e in json.loads(row[4]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise KnowledgeBaseError(
+            f"node {row[0]}: field 'elements' expected UI elements, each with a 'bbox'"
+            f" of four numbers in 0..1000 ({exc})"
+        ) from None
+    return Node(row[0], row[1], row[2], row[3], elements, *row[5:8])

@@ -8,9 +8,77 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from guigraph.types import stored_element_keys
+from guigraph.errors import KnowledgeBaseError
+from guigraph.types import ActionType, UIElement, element_keys
+
+
+class SourceKind(StrEnum):
+    INSTRUCTION = "instruction"  # the task says the value ("Paris")
+    SCREEN = "screen"  # an element of an earlier screen showed it (a temperature)
+
+
+@dataclass(frozen=True, slots=True)
+class TextSource:
+    """Where a slot's typed text comes from: the instruction, or the element with ``key``
+    (``types.element_keys``) on an earlier screen, which replaying must read again."""
+
+    kind: SourceKind
+    key: str = ""
+
+    @classmethod
+    def instruction(cls) -> TextSource:
+        return cls(SourceKind.INSTRUCTION)
+
+    @classmethod
+    def screen(cls, key: str) -> TextSource:
+        return cls(SourceKind.SCREEN, key)
+
+    @property
+    def from_screen(self) -> bool:
+        return self.kind is SourceKind.SCREEN
+
+    def encoded(self) -> str:
+        """The stored form, and the key focus memory keeps a screen's text under:
+        "instruction" or "screen:<key>"."""
+        return f"screen:{self.key}" if self.from_screen else self.kind.value
+
+    @classmethod
+    def parse(cls, text: str) -> TextSource:
+        kind, _, key = str(text).partition(":")
+        try:
+            return cls(SourceKind(kind), key)
+        except ValueError:
+            raise KnowledgeBaseError(
+                f"text source {text!r}: expected 'instruction' or 'screen:<element key>'"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class SlotKey:
+    """One slot a trace typed: slot ``slot`` of edge ``edge_id``, or of the actions in the
+    trace's last state (its tail) when ``edge_id`` is None."""
+
+    edge_id: int | None
+    slot: str
+
+    def encoded(self) -> str:
+        """The stored (and shown) form: "<edge_id>:<slot>" or "tail:<slot>"."""
+        return f"{'tail' if self.edge_id is None else self.edge_id}:{self.slot}"
+
+    def __str__(self) -> str:
+        return self.encoded()
+
+    @classmethod
+    def parse(cls, text: str) -> SlotKey:
+        where, sep, slot = str(text).partition(":")
+        if not sep or not slot or not (where == "tail" or where.isdigit()):
+            raise KnowledgeBaseError(
+                f"slot key {text!r}: expected '<edge id>:<slot>' or 'tail:<slot>'"
+            )
+        return cls(None if where == "tail" else int(where), slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,14 +87,26 @@ class Slot:
 
     name: str  # e.g. "text1"; the template text holds "{text1}"
     example: str  # the value typed in the recorded episode
-    source: str = "instruction"
+    source: TextSource = TextSource(SourceKind.INSTRUCTION)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"name": self.name, "example": self.example, "source": self.source.encoded()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Slot:
+        source = data.get("source")
+        return cls(
+            str(data["name"]),
+            str(data["example"]),
+            TextSource.parse(source) if source else TextSource.instruction(),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class ActionTemplate:
     """One action of an edge, generalised: the target element's label/role, not only a point."""
 
-    type: str
+    type: ActionType
     target_label: str = ""
     target_role: str = ""
     target_id: str = ""
@@ -35,36 +115,52 @@ class ActionTemplate:
     text: str | None = None  # typed text, with "{slot}" where it came from the instruction
     app: str | None = None
     hint: str = ""  # the recorded low-level instruction, when the data has one
-    #: Where each "{slot}" in ``text`` comes from: "instruction", or "screen:<resource id>" for
-    #: a value read off an earlier screen (replaying must read it again in the new world).
-    text_sources: tuple[tuple[str, str], ...] = ()
+    #: Where each "{slot}" in ``text`` comes from: the instruction, or an element of an
+    #: earlier screen (replaying must read it again in the new world).
+    text_sources: tuple[tuple[str, TextSource], ...] = ()
 
-    def source_of(self, slot: str) -> str:
-        return dict(self.text_sources).get(slot, "")
+    def __post_init__(self) -> None:
+        # Built from a plain string too (tests, hand-written templates): kept as the enum.
+        object.__setattr__(self, "type", ActionType(self.type))
+
+    def source_of(self, slot: str) -> TextSource | None:
+        return dict(self.text_sources).get(slot)
+
+    @property
+    def taps(self) -> bool:
+        return self.type in (ActionType.CLICK, ActionType.LONG_PRESS)
 
     def signature(self) -> str:
         """What makes two recorded actions the same step of a workflow (no coordinates)."""
-        parts = [self.type, self.target_label, self.target_role, self.target_id]
+        parts = [self.type.value, self.target_label, self.target_role, self.target_id]
         parts += [self.direction or "", self.text or "", self.app or ""]
         # Where typed values come from is part of the step: a note typed from the weather
         # screen and one typed from a product page are different workflows.
-        parts += [f"{slot}={source}" for slot, source in self.text_sources]
-        if self.type in ("click", "long_press") and not (self.target_label or self.target_id):
+        parts += [f"{slot}={source.encoded()}" for slot, source in self.text_sources]
+        if self.taps and not (self.target_label or self.target_id):
             # Without a target name, the rounded point is the only identity a tap has.
             parts.append(_coarse_point(self.point))
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if v not in (None, "", ())}
+        out["type"] = self.type.value
         if self.text_sources:
-            out["text_sources"] = dict(self.text_sources)
+            out["text_sources"] = {slot: src.encoded() for slot, src in self.text_sources}
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionTemplate:
         point = data.get("point")
+        try:
+            kind = ActionType(str(data["type"]))
+        except ValueError:
+            known = ", ".join(t.value for t in ActionType)
+            raise KnowledgeBaseError(
+                f"action template field 'type': expected one of {known}, got {data['type']!r}"
+            ) from None
         return cls(
-            type=str(data["type"]),
+            type=kind,
             target_label=str(data.get("target_label", "")),
             target_role=str(data.get("target_role", "")),
             target_id=str(data.get("target_id", "")),
@@ -74,7 +170,7 @@ class ActionTemplate:
             app=data.get("app"),
             hint=str(data.get("hint", "")),
             text_sources=tuple(
-                (str(k), str(v)) for k, v in dict(data.get("text_sources", {})).items()
+                (str(k), TextSource.parse(v)) for k, v in dict(data.get("text_sources", {})).items()
             ),
         )
 
@@ -91,7 +187,7 @@ class Node:
     app: str | None
     description: str
     state_text: str
-    example_elements: tuple[dict[str, Any], ...]
+    example_elements: tuple[UIElement, ...]
     screenshot_path: str | None
     visits: int
     first_episode: str
@@ -99,7 +195,7 @@ class Node:
     element_keys: tuple[str, ...] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        keys = tuple(stored_element_keys(self.example_elements, self.app))
+        keys = tuple(element_keys(self.example_elements, self.app))
         object.__setattr__(self, "element_keys", keys)
 
 
@@ -135,9 +231,9 @@ class Trace:
     #: Actions taken in the last state before COMPLETE: they lead to no other state, so no
     #: edge holds them, but replaying the trace needs them (typing the note, pressing send).
     tail: tuple[ActionTemplate, ...] = ()
-    #: What this episode typed into each slot, as "<edge_id>:<slot>" (or "tail:<slot>") ->
-    #: text. An edge keeps the example of the episode that created it; a trace keeps its own.
-    values: dict[str, str] = field(default_factory=dict)
+    #: What this episode typed into each slot. An edge keeps the example of the episode that
+    #: created it; a trace keeps its own.
+    values: dict[SlotKey, str] = field(default_factory=dict)
 
     def outline(self) -> dict[str, Any]:
         """What exports and the explorer show of a trace: its task and its path."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from guigraph.graph.records import ActionTemplate, Slot
+from guigraph.graph.records import ActionTemplate, Slot, TextSource
 from guigraph.types import Action, ActionType, Step, UIElement, element_keys
 
 #: rapidfuzz partial_ratio from which typed text counts as coming from the instruction.
@@ -57,32 +57,35 @@ def screen_texts(earlier: Sequence[Step]) -> dict[str, str]:
 
 def split_typed_text(
     text: str, instruction: str, earlier: Sequence[Step], use_ui: bool
-) -> list[tuple[str, str]]:
-    """The typed text as pieces ``(piece, source)``; source "" for literal text.
+) -> list[tuple[str, TextSource | None]]:
+    """The typed text as pieces ``(piece, source)``; source None for literal text.
 
     Typed text may be the instruction's value ("Paris"), a value read off an earlier screen
     (a temperature carried into a note: the world's, not the instruction's, so replaying must
     read it again from the element with the same id), or both ("Paris 32°C").
     """
     if from_instruction(text, instruction):
-        return [(text, "instruction")]
+        return [(text, TextSource.instruction())]
     seen = screen_texts(earlier) if use_ui else {}
     if text.strip().lower() in seen:
-        return [(text, f"screen:{seen[text.strip().lower()]}")]
-    pieces: list[tuple[str, str]] = [(text, "")]
+        return [(text, TextSource.screen(seen[text.strip().lower()]))]
+    pieces: list[tuple[str, TextSource | None]] = [(text, None)]
     for shown in sorted(seen, key=len, reverse=True):
         if shown in instruction.lower():
             continue
-        pieces = [part for piece in pieces for part in _cut(piece, shown, f"screen:{seen[shown]}")]
+        source = TextSource.screen(seen[shown])
+        pieces = [part for piece in pieces for part in _cut(piece, shown, source)]
     if not any(source for _, source in pieces):
-        return [(text, "")]
+        return [(text, None)]
     return [
-        (piece, "instruction" if not source and _said(piece, instruction) else source)
+        (piece, TextSource.instruction() if not source and _said(piece, instruction) else source)
         for piece, source in pieces
     ]
 
 
-def _cut(piece: tuple[str, str], shown: str, source: str) -> list[tuple[str, str]]:
+def _cut(
+    piece: tuple[str, TextSource | None], shown: str, source: TextSource
+) -> list[tuple[str, TextSource | None]]:
     text, current = piece
     if current:
         return [piece]
@@ -90,9 +93,9 @@ def _cut(piece: tuple[str, str], shown: str, source: str) -> list[tuple[str, str
     if match is None:
         return [piece]
     before, after = text[: match.start()], text[match.end() :]
-    out = [(before, "")] if before else []
+    out: list[tuple[str, TextSource | None]] = [(before, None)] if before else []
     out.append((match.group(0), source))
-    return out + _cut((after, ""), shown, source) if after else out
+    return out + _cut((after, None), shown, source) if after else out
 
 
 def _said(piece: str, instruction: str) -> bool:
@@ -115,21 +118,21 @@ def action_template(
     elements = step.observation.elements if use_ui else None
     element = target_element(elements, action)
     text = action.text
-    sources: list[tuple[str, str]] = []
+    sources: list[tuple[str, TextSource]] = []
     if action.type is ActionType.TYPE and text:
         parts = []
         for piece, source in split_typed_text(text, instruction, earlier, use_ui):
-            if not source:
+            if source is None:
                 parts.append(piece)
                 continue
-            core = piece.strip(" ,.;:-") if source == "instruction" else piece
+            core = piece if source.from_screen else piece.strip(" ,.;:-")
             slot = Slot(name=f"text{len(slots) + 1}", example=core, source=source)
             slots.append(slot)
             sources.append((slot.name, source))
             parts.append(piece.replace(core, "{" + slot.name + "}", 1))
         text = "".join(parts)
     return ActionTemplate(
-        type=action.type.value,
+        type=action.type,
         target_label=element.label if element else "",
         target_role=element.class_name.rsplit(".", 1)[-1] if element else "",
         target_id=_key_of(element, elements, step.observation.app),

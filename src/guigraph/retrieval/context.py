@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import content_words, fill_slot
-from guigraph.retrieval.values import type_site
+from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
+from guigraph.compiler.slots import content_words
+from guigraph.types import ActionType
 
 if TYPE_CHECKING:
+    from guigraph.compiler.index import GraphView
+    from guigraph.compiler.script import Binding
     from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
-    from guigraph.retrieval.values import Site, ValueIndex
+    from guigraph.graph.records import ActionTemplate, Edge, Node, SlotKey, Trace
 
 #: Rough characters per token for budgeting without a tokenizer (English UI text: ~4).
 CHARS_PER_TOKEN = 4
@@ -35,8 +37,9 @@ _CLAUSE_BREAK = re.compile(r"\s*[:;]\s+|,\s*(?:and\s+|then\s+)?|\s+(?:and\s+)?th
 class RetrievedTrace:
     trace: Trace
     score: float
-    slot_values: dict[str, str]  # slot name -> value for the new task
-    missing_slots: tuple[str, ...] = ()
+    slot_values: dict[SlotKey, str]  # the trace's slot -> its value for the new task
+    missing_slots: tuple[SlotKey, ...] = ()
+    binding: Binding | None = None  # the trace's script bound to the new task
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,10 @@ class Context:
     tokens: int
     truncated: bool = False
     notes: tuple[str, ...] = field(default=())
+    #: Traces of the apps the task names, beyond the top k (not in ``text``).
+    app_traces: tuple[RetrievedTrace, ...] = ()
+    #: The slot fills worked out for this task, for the team's plan ranking to reuse.
+    fills: FillCache = field(default_factory=dict, compare=False)
 
     @property
     def best(self) -> RetrievedTrace | None:
@@ -63,107 +70,39 @@ def node_label(node: Node, width: int = 60) -> str:
     return f"#{node.node_id} {node.app or 'home'}: {summary}"
 
 
-def action_phrase(template: ActionTemplate, slot_values: dict[str, str] | None = None) -> str:
+def action_phrase(
+    template: ActionTemplate, slot_values: Mapping[SlotKey, str] | None = None
+) -> str:
     target = f" {template.target_label!r}" if template.target_label else ""
-    if template.type == "type":
+    if template.type is ActionType.TYPE:
         text = template.text or ""
         for key, value in (slot_values or {}).items():
-            text = text.replace("{" + key.rsplit(":", 1)[-1] + "}", value)
+            text = text.replace("{" + key.slot + "}", value)
         return f"type {text!r}"
-    if template.type == "scroll":
+    if template.type is ActionType.SCROLL:
         return f"swipe {template.direction}"
-    if template.type == "open_app":
+    if template.type is ActionType.OPEN_APP:
         return f"open {template.app}"
-    if template.type in ("click", "long_press"):
-        verb = "tap" if template.type == "click" else "long-press"
+    if template.taps:
+        verb = "tap" if template.type is ActionType.CLICK else "long-press"
         return f"{verb}{target or ' ' + str(template.point)}"
-    return template.type.replace("_", " ")
+    return template.type.value.replace("_", " ")
 
 
-def edge_phrase(edge: Edge, slot_values: dict[str, str] | None = None) -> str:
+def edge_phrase(edge: Edge, slot_values: Mapping[SlotKey, str] | None = None) -> str:
     return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
 
 
-def fill_trace_slots(
-    trace: Trace, instruction: str, graph: GraphData | None = None
-) -> tuple[dict[str, str], tuple[str, ...]]:
-    """The new task's value for each slot the trace typed ("<edge_id>:<slot>" keys).
-
-    A slot read off a screen is left out: it is filled from focus memory while acting. A slot
-    with no value found in the new instruction keeps the trace's own value and is reported.
-    With the graph's value index, each slot is filled as the team fills it: values known at
-    its place pin it down and a value of another kind is refused (a note title where the city
-    goes), so model roles read the same values the model-free team would type.
-    """
-    values: dict[str, str] = {}
-    missing: list[str] = []
-    index = graph.values if graph is not None else None
-    for key, typed in trace.values.items():
-        site, source = _slot_site(key, trace, graph)
-        if source.startswith("screen:"):
-            continue  # read off a screen while acting, not from the instruction
-        if index is not None and site is not None:
-            value = fill_slot(
-                typed, trace.instruction, instruction, index.known(site),
-                foreign=lambda v, site=site: index.foreign(v, site),  # type: ignore[misc]
-            )  # fmt: skip
-        else:
-            value = fill_slot(typed, trace.instruction, instruction)
-        if value is None:
-            missing.append(key)
-        values[key] = value if value is not None else typed
-    return values, tuple(missing)
-
-
-def _slot_site(key: str, trace: Trace, graph: GraphData | None) -> tuple[Site | None, str]:
-    """Where slot ``key`` was typed (the state and the field tapped before it), and where its
-    text came from ("instruction", "screen:<id>"); (None, "") when the graph is not at hand."""
-    where, _, slot = key.partition(":")
-    if where == "tail":
-        node, actions = trace.node_path[-1], list(trace.tail)
-    elif graph is not None and where.isdigit() and int(where) in graph.edges:
-        edge = graph.edges[int(where)]
-        node, actions = edge.source, list(edge.actions)
-    else:
-        return None, ""
-    field = ""
-    for action in actions:
-        if action.type in ("click", "long_press"):
-            field = action.target_label
-        elif action.type == "type" and slot in dict(action.text_sources):
-            return type_site(node, field), dict(action.text_sources)[slot]
-    return None, ""
-
-
-@dataclass(frozen=True)
-class GraphData:
-    """Nodes, edges and each state's outgoing edges, in memory. Load it once per knowledge
-    base (``GraphData.load`` or a team's ``GraphView``) and share it: reading a large KB on
-    every retrieval would cost far more than the retrieval."""
-
-    nodes: Mapping[int, Node]
-    edges: Mapping[int, Edge]
-    out_edges: Mapping[int, Sequence[Edge]]
-    values: ValueIndex | None = None  # the values seen at each place, for slot filling
-
-    @classmethod
-    def load(cls, kb: KnowledgeBase) -> GraphData:
-        from guigraph.retrieval.values import ValueIndex
-
-        edges = {edge.edge_id: edge for edge in kb.edges()}
-        index = ValueIndex.build(kb.traces(), edges)
-        nodes = {n.node_id: n for n in kb.nodes()}
-        return cls(nodes, edges, out_edges_of(edges.values()), index)
-
-
-def out_edges_of(edges: Iterable[Edge]) -> dict[int, list[Edge]]:
-    """Each state's outgoing edges, most used first."""
-    by_source: dict[int, list[Edge]] = {}
-    for edge in edges:
-        by_source.setdefault(edge.source, []).append(edge)
-    for listed in by_source.values():
-        listed.sort(key=lambda e: -e.count)
-    return by_source
+def bind_trace(
+    trace: Trace, instruction: str, graph: GraphView, fills: FillCache | None = None
+) -> RetrievedTrace:
+    """The trace bound to ``instruction`` by the team's own binder (``compiler/script.py``),
+    so that model roles read the values the model-free team would type. ``fills`` is the
+    episode's cache of slot fills, shared with the team's plan ranking."""
+    script = trace_script(trace, graph.edges, graph.nodes)
+    binding = bind(script, trace, instruction, graph.values, fills, graph.aliases)
+    values, missing = slot_values(trace, binding)
+    return RetrievedTrace(trace, 0.0, values, missing, binding)
 
 
 def retrieve(
@@ -171,20 +110,44 @@ def retrieve(
     instruction: str,
     k: int = 4,
     token_budget: int = 1500,
-    graph: GraphData | None = None,
+    graph: GraphView | None = None,
 ) -> Context:
-    """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text."""
-    graph = graph or GraphData.load(kb)
-    retrieved = []
-    for trace, score in _search(kb, instruction, k):
-        values, missing = fill_trace_slots(trace, instruction, graph)
-        retrieved.append(RetrievedTrace(trace, score, values, missing))
+    """Eq. 1: the top-k traces by cosine similarity, their subgraph and the budgeted text;
+    besides, the traces working in each app the task names (for stitching a plan)."""
+    from guigraph.compiler.index import GraphView
+
+    graph = graph or GraphView.load(kb)
+    fills: FillCache = {}
+    retrieved = [
+        replace(bind_trace(trace, instruction, graph, fills), score=score)
+        for trace, score in _search(kb, instruction, k)
+    ]
     node_ids, edge_ids = _subgraph(retrieved, graph)
     nodes = {n: graph.nodes[n] for n in node_ids if n in graph.nodes}
     edges = {e: graph.edges[e] for e in edge_ids}
     lines = _linearize(retrieved, nodes, edges)
     text, used, truncated = _fit(lines, token_budget)
-    return Context(instruction, tuple(retrieved), nodes, edges, text, used, truncated)
+    return Context(
+        instruction, tuple(retrieved), nodes, edges, text, used, truncated,
+        app_traces=tuple(_app_traces(instruction, retrieved, graph, fills)), fills=fills,
+    )  # fmt: skip
+
+
+def _app_traces(
+    instruction: str, retrieved: Sequence[RetrievedTrace], graph: GraphView, fills: FillCache
+) -> list[RetrievedTrace]:
+    """For each app the task names (or where a value it names was used), the traces most
+    like it among those working in that app, bound too: a stitched plan needs one for each
+    of its apps, and the whole-task search may rank none of them."""
+    seen = {item.trace.episode_id for item in retrieved}
+    found: list[RetrievedTrace] = []
+    for app in graph.relevant_apps(instruction):
+        for trace, score in graph.traces_using(app, instruction):
+            if trace.episode_id not in seen:
+                seen.add(trace.episode_id)
+                item = bind_trace(trace, instruction, graph, fills)
+                found.append(replace(item, score=score))
+    return found
 
 
 def clauses(instruction: str) -> list[str]:
@@ -217,7 +180,7 @@ def _search(kb: KnowledgeBase, instruction: str, k: int) -> list[tuple[Trace, fl
     return sorted([*found, *scored], key=lambda pair: -pair[1])
 
 
-def _subgraph(retrieved: Iterable[RetrievedTrace], graph: GraphData) -> tuple[set[int], list[int]]:
+def _subgraph(retrieved: Iterable[RetrievedTrace], graph: GraphView) -> tuple[set[int], list[int]]:
     node_ids: set[int] = set()
     edge_ids: list[int] = []
     for item in retrieved:
@@ -254,9 +217,9 @@ def _linearize(
     return lines
 
 
-def _triplet(edge: Edge, nodes: dict[int, Node], values: dict[str, str] | None) -> str:
+def _triplet(edge: Edge, nodes: dict[int, Node], values: dict[SlotKey, str] | None) -> str:
     source, target = nodes.get(edge.source), nodes.get(edge.target)
-    mine = {k: v for k, v in (values or {}).items() if k.startswith(f"{edge.edge_id}:")}
+    mine = {k: v for k, v in (values or {}).items() if k.edge_id == edge.edge_id}
     left = node_label(source) if source else f"#{edge.source}"
     right = node_label(target) if target else f"#{edge.target}"
     return f"({left}) -[{edge_phrase(edge, mine)}]-> ({right})"

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from guigraph.agents.fields import asked_fields, offered_fields, source_words, until_shown
-from guigraph.agents.script import (
+from guigraph.compiler.fields import asked_fields, offered_fields, source_words, until_shown
+from guigraph.compiler.script import (
     Binding,
     FillCache,
     ScriptStep,
@@ -25,9 +25,10 @@ from guigraph.agents.script import (
     segments,
     trace_script,
 )
+from guigraph.compiler.slots import STOPWORDS, content_words, words
+from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
-from guigraph.retrieval.slots import STOPWORDS, content_words, words
-from guigraph.retrieval.values import ValueIndex
+from guigraph.graph.records import TextSource
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node, Trace
@@ -53,10 +54,10 @@ class PlanChoice:
     claimed: dict[str, float] = field(default_factory=dict)
 
 
-def source_app(source: str, id_apps: Mapping[str, str] | None = None) -> str:
-    """``screen:<element key>`` -> the app that shows it ("weather"), lower-cased: the app of
-    the recorded screens showing that element, else the app the world's id names."""
-    key = source.removeprefix("screen:")
+def source_app(source: TextSource, id_apps: Mapping[str, str] | None = None) -> str:
+    """A screen source -> the app that shows it ("weather"), lower-cased: the app of the
+    recorded screens showing that element, else the app the world's id names."""
+    key = source.key
     apps = id_apps or {}
     if key in apps:
         return apps[key].lower()
@@ -96,14 +97,23 @@ def rank_plans(
     app_counts: Mapping[str, int] | None = None,
     markers: Mapping[str, set[str]] | None = None,
     field_words: Mapping[str, frozenset[str]] | None = None,
+    fills: FillCache | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
-    (the recorded contact is not in this phone's list, so another recorded way is needed)."""
+    (the recorded contact is not in this phone's list, so another recorded way is needed).
+
+    A retrieved trace already bound by retrieval keeps that binding; ``fills`` (retrieval's
+    cache) makes every other slot filled for this task be worked out once."""
     if not retrieved:
         return []
     wanted = content_words(instruction)
-    scripts = {r.trace.episode_id: trace_script(r.trace, edges, nodes) for r in retrieved}
-    fills: FillCache = {}
+    scripts = {
+        r.trace.episode_id: list(r.binding.recorded)
+        if r.binding is not None
+        else trace_script(r.trace, edges, nodes)
+        for r in retrieved
+    }
+    fills = {} if fills is None else fills
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills)
         for r in retrieved
@@ -127,7 +137,7 @@ def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
 ) -> PlanChoice:  # fmt: skip
-    binding = bind(script, item.trace, instruction, values, fills, aliases)
+    binding = item.binding or bind(script, item.trace, instruction, values, fills, aliases)
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
@@ -177,7 +187,7 @@ class _Context:
     fills: FillCache = field(default_factory=dict)
     field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
-    def app_of(self, source: str) -> str:
+    def app_of(self, source: TextSource) -> str:
         return source_app(source, self.id_apps)
 
 
@@ -186,8 +196,8 @@ class _Piece:
     app: str
     binding: Binding
     claimed: dict[str, float]
-    produces: list[str]  # screen sources (of this app) whose values the donor carried out
-    consumes: list[str]  # screen sources of other apps this piece types
+    produces: list[TextSource]  # screen sources (of this app) whose values the donor carried
+    consumes: list[TextSource]  # screen sources of other apps this piece types
     trace: Trace
     rank: int
     penalty: float = 0.0
@@ -298,10 +308,10 @@ def _combo_score(pieces: list[_Piece]) -> float:
 
 
 def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int) -> list[_Piece]:
-    produced_by: dict[str, list[str]] = {}
+    produced_by: dict[str, list[TextSource]] = {}
     for step in script:
         for _, source in step.template.text_sources:
-            if source.startswith("screen:"):
+            if source.from_screen:
                 produced_by.setdefault(context.app_of(source), []).append(source)
     donor_words = content_words(trace.instruction)
     pieces = []
@@ -358,8 +368,9 @@ def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trac
     found: set[str] = set()
     for step in part:
         recorded = [
-            trace.values.get(f"{step.slot_key}:{slot}", "")
-            for slot, _ in step.template.text_sources
+            trace.values.get(key, "")
+            for key in map(step.slot_key, (slot for slot, _ in step.template.text_sources))
+            if key is not None
         ]
         for value in (*recorded, step.template.target_label):
             value_words = [w.lower() for w in words(value)]
@@ -390,12 +401,12 @@ def _join(pieces: list[_Piece], context: _Context) -> list[ScriptStep]:
     """Concatenate the pieces; a value read in an app the plan never visits is replaced by the
     value the earlier pieces carry (the temperature, where the donor sent a note's text)."""
     steps: list[ScriptStep] = []
-    carried: list[str] = []
+    carried: list[TextSource] = []
     for number, piece in enumerate(pieces):
         visited = {p.app.lower() for p in pieces[: number + 1]}
         for step in piece.binding.steps:
             if step.screen_slots:
-                fallback = carried[-1] if carried else ""
+                fallback = carried[-1] if carried else None
                 slots = tuple(
                     (slot, fallback if fallback and context.app_of(src) not in visited else src)
                     for slot, src in step.screen_slots

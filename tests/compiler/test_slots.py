@@ -1,6 +1,6 @@
 import pytest
 
-from guigraph.retrieval.slots import align_value, fill_slot, words
+from guigraph.compiler.slots import align_value, fill_slot, words
 
 
 @pytest.mark.parametrize(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from guigraph.agents.grounding import find_target, ground
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.roles import SemanticState
-from guigraph.agents.script import ScriptStep
+from guigraph.compiler.grounding import find_target, ground
+from guigraph.compiler.script import ScriptStep
 from guigraph.geometry import BBox, ScreenSize
-from guigraph.graph.records import ActionTemplate
+from guigraph.graph.records import ActionTemplate, TextSource
 from guigraph.types import ID_LESS_KEY, Observation, UIElement
 
 
@@ -57,11 +57,13 @@ def test_text_read_off_a_screen_is_not_typed_before_it_was_seen() -> None:
                       clickable=True, focused=True)  # fmt: skip
     state = screen(field)
     template = ActionTemplate(
-        "type", text="It costs {text1}", text_sources=(("text1", "screen:shop:id/price"),)
+        "type",
+        text="It costs {text1}",
+        text_sources=(("text1", TextSource.screen("shop:id/price")),),
     )
     step = ScriptStep(
         25, template, None, "Messages", "t", text="It costs {text1}",
-        screen_slots=(("text1", "screen:shop:id/price"),),
+        screen_slots=(("text1", TextSource.screen("shop:id/price")),),
     )  # fmt: skip
     memory = FocusMemory()
     assert ground(step, state, memory) is None  # no price seen: "It costs " would be wrong

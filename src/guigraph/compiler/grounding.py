@@ -12,10 +12,10 @@ import re
 
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
-from guigraph.agents.script import ScriptStep
+from guigraph.compiler.script import ScriptStep
+from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
 from guigraph.geometry import Point
-from guigraph.retrieval.slots import content_words
 from guigraph.types import ID_LESS_KEY, Action, ActionType, ScrollDirection
 
 _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
@@ -36,7 +36,7 @@ def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
 def _screen_value(step: ScriptStep, slot: str, memory: FocusMemory | None) -> str | None:
     source = dict(step.screen_slots)[slot]
     for where in (source, step.fallback_source):
-        value = memory.recall(where) if memory and where else None
+        value = memory.recall(where.encoded()) if memory and where else None
         if value is not None:
             return value
     return None

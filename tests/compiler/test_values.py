@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guigraph.retrieval.values import ValueIndex, label_in_instruction
+from guigraph.compiler.values import ValueIndex, label_in_instruction
 
 CITY_SEARCH = (3, "type:city name")
 PRODUCT_SEARCH = (4, "type:search products")

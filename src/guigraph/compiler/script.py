@@ -13,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.slots import content_words, fill_slot
+from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
-from guigraph.retrieval.slots import content_words, fill_slot
-from guigraph.retrieval.values import Site, ValueIndex, type_site
+from guigraph.graph.records import SlotKey, TextSource
+from guigraph.types import ActionType
 
 if TYPE_CHECKING:
     from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
@@ -35,7 +37,7 @@ def is_dismissal(label: str) -> bool:
     return conventions.active().is_dismissal(label)
 
 
-_END_TYPES = frozenset({"complete", "impossible"})
+_END_TYPES = frozenset({ActionType.COMPLETE, ActionType.IMPOSSIBLE})
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,15 @@ class ScriptStep:
     jumps_to: int | None  # the state it leads to, when it is the action that leaves the state
     app: str | None
     trace_id: str
-    slot_key: str = ""  # "<edge_id>" or "tail": where this step's slots live in trace.values
+    #: Where this step's slots live in ``trace.values``: its edge, or the trace's tail
+    #: (``edge_id`` None and ``in_tail``); neither for a step of a route.
+    edge_id: int | None = None
+    in_tail: bool = False
     segment: int = 0
     text: str | None = None  # the text to type, bound; "{slot}" marks a value read off a screen
-    screen_slots: tuple[tuple[str, str], ...] = ()  # slot -> "screen:<resource id>"
-    fallback_source: str = ""  # where else to read them (a value carried from an earlier app)
+    screen_slots: tuple[tuple[str, TextSource], ...] = ()  # slots whose value a screen shows
+    #: Where else to read them (a value carried from an earlier app).
+    fallback_source: TextSource | None = None
     bound_values: dict[str, str] = field(default_factory=dict)  # slot -> the task's value
     label: str = ""  # the label to tap, once bound (the task's value for a value label)
     #: (recorded value, new value) of the task: a result titled "Chess, a guide" was chosen
@@ -65,6 +71,12 @@ class ScriptStep:
     def home(self) -> bool:
         return is_home(self.app)
 
+    def slot_key(self, slot: str) -> SlotKey | None:
+        """The key of this step's ``slot`` in its trace's values (None on a route)."""
+        if self.edge_id is None and not self.in_tail:
+            return None
+        return SlotKey(self.edge_id, slot)
+
 
 @dataclass
 class Binding:
@@ -73,7 +85,9 @@ class Binding:
     steps: list[ScriptStep]
     claimed: set[str] = field(default_factory=set)  # words of the new instruction it explains
     unfilled: int = 0  # instruction values it needs but could not find
-    exports: list[str] = field(default_factory=list)  # screen sources it reads values from
+    exports: list[TextSource] = field(default_factory=list)  # screens it reads values from
+    #: The recorded steps it was bound from (stitching cuts those, not the bound ones).
+    recorded: Sequence[ScriptStep] = ()
 
 
 def trace_script(
@@ -85,10 +99,10 @@ def trace_script(
         here, there = trace.node_path[k], trace.node_path[k + 1]
         for i, template in enumerate(edge.actions):
             jumps_to = there if i == len(edge.actions) - 1 else None
-            steps.append(_step(here, template, jumps_to, nodes, trace, str(edge_id)))
+            steps.append(_step(here, template, jumps_to, nodes, trace, edge_id))
     last = trace.node_path[-1]
     steps += [
-        _step(last, t, None, nodes, trace, "tail") for t in trace.tail if t.type not in _END_TYPES
+        _step(last, t, None, nodes, trace, None) for t in trace.tail if t.type not in _END_TYPES
     ]
     return without_detours(steps, nodes)
 
@@ -98,7 +112,7 @@ def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[
     was left at once with back (a wrong tap) unless that state showed a value used later."""
     kept = [s for s in steps if not is_dismissal(s.template.target_label)]
     read_later = {
-        source.removeprefix("screen:") for s in kept for _, source in s.template.text_sources
+        source.key for s in kept for _, source in s.template.text_sources if source.from_screen
     }
     out: list[ScriptStep] = []
     i = 0
@@ -107,7 +121,7 @@ def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[
         detour = (
             after is not None
             and step.jumps_to is not None
-            and after.template.type == "press_back"
+            and after.template.type is ActionType.PRESS_BACK
             and after.node == step.jumps_to
             and after.jumps_to == step.node
             and not _shows_any(nodes.get(step.jumps_to), read_later)
@@ -128,12 +142,14 @@ def _shows_any(node: Node | None, resource_ids: set[str]) -> bool:
 
 def _step(
     node: int, template: ActionTemplate, jumps_to: int | None, nodes: Mapping[int, Node],
-    trace: Trace, slot_key: str,
+    trace: Trace, edge_id: int | None,
 ) -> ScriptStep:  # fmt: skip
+    """A step of ``trace`` in ``node``: of edge ``edge_id``, or of the tail when None."""
     app = nodes[node].app if node in nodes else None
     return ScriptStep(
-        node, template, jumps_to, app, trace.episode_id, slot_key, label=template.target_label
-    )
+        node, template, jumps_to, app, trace.episode_id, edge_id, in_tail=edge_id is None,
+        label=template.target_label,
+    )  # fmt: skip
 
 
 #: Slot fills already worked out for one instruction: (recorded value, donor instruction,
@@ -150,7 +166,7 @@ def bind(
 
     ``aliases`` (name -> app): a value that names another app ("ViewTube video City Tour"
     as a ShopMall product) is of the wrong kind."""
-    binding = Binding([])
+    binding = Binding([], recorded=steps)
     fills: FillCache = {} if cache is None else cache
     app_names = set((aliases or {}).values())
 
@@ -173,16 +189,16 @@ def bind(
     pairs: list[tuple[str, str]] = []
     for step in steps:
         template = step.template
-        if template.type == "type":
+        if template.type is ActionType.TYPE:
             site = type_site(step.node, field)
             titled = "title" in field.lower()
             fill_here = partial(fill, site=site, app=step.app, titled=titled)
             step = _bind_text(step, trace, instruction, fill_here, binding)
-        elif template.type in ("click", "long_press"):
+        elif template.taps:
             field = template.target_label
         # A launcher's icon opens an app; it is never the task's value.
         if (
-            template.type in ("click", "long_press")
+            template.taps
             and not step.home
             and values.is_value_label(step.node, template.target_label, trace.instruction)
         ):
@@ -206,6 +222,34 @@ def bind(
     return binding
 
 
+def slot_values(trace: Trace, binding: Binding) -> tuple[dict[SlotKey, str], tuple[SlotKey, ...]]:
+    """The new task's value for each slot ``trace`` typed from its instruction, as ``binding``
+    filled it, and the slots it could not fill (those keep the trace's own value). A value
+    read off a screen is left out: it is read while acting, not from the instruction."""
+    values: dict[SlotKey, str] = {}
+    missing: list[SlotKey] = []
+    for key, recorded in trace.values.items():
+        step = next((s for s in binding.steps if _types_slot(s, key)), None)
+        source = step.template.source_of(key.slot) if step is not None else None
+        if source is not None and source.from_screen:
+            continue
+        bound = step.bound_values.get(key.slot) if step is not None else None
+        if bound is None:
+            missing.append(key)
+        values[key] = recorded if bound is None else bound
+    return values, tuple(missing)
+
+
+def _types_slot(step: ScriptStep, key: SlotKey) -> bool:
+    """Whether ``step`` types the trace's slot ``key`` (an edge may type several fields)."""
+    template = step.template
+    return (
+        template.type is ActionType.TYPE
+        and step.slot_key(key.slot) == key
+        and template.source_of(key.slot) is not None
+    )
+
+
 _QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "how"})
 
 
@@ -216,14 +260,13 @@ def _asks(value: str, instruction: str) -> bool:
     return first in _QUESTION_WORDS and instruction.lstrip().lower().startswith("tell ")
 
 
-def _typed_value(key: str, steps: Sequence[ScriptStep]) -> str:
-    """The new value bound to the trace's slot ``key`` ("<edge>:<slot>"), if it was typed."""
-    slot_key, slot = key.split(":", 1)
+def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:
+    """The new value bound to the trace's slot ``key``, if it was typed."""
     for step in steps:
-        if step.slot_key == slot_key and step.template.type == "type":
-            recorded_sources = dict(step.template.text_sources)
-            if recorded_sources.get(slot) == "instruction":
-                return step.bound_values.get(slot, "")
+        if _types_slot(step, key):
+            source = step.template.source_of(key.slot)
+            if source is not None and not source.from_screen:
+                return step.bound_values.get(key.slot, "")
     return ""
 
 
@@ -236,13 +279,14 @@ def _bind_text(
 ) -> ScriptStep:
     """Fill the instruction's values; leave markers for values to read off a screen."""
     text = step.template.text or ""
-    screen: list[tuple[str, str]] = []
+    screen: list[tuple[str, TextSource]] = []
     bound: dict[str, str] = {}
     new_words = content_words(instruction)
     for slot, source in step.template.text_sources:
         marker = "{" + slot + "}"
-        recorded = trace.values.get(f"{step.slot_key}:{slot}", "")
-        if source.startswith("screen:"):
+        key = step.slot_key(slot)
+        recorded = trace.values.get(key, "") if key is not None else ""
+        if source.from_screen:
             binding.exports.append(source)
             screen.append((slot, source))
             continue

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from guigraph.agents.graph_policy import GraphView
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.recorder import record
 from guigraph.envs.simphone.tasks import TEMPLATES, make_task

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from guigraph.agents.fields import asked_fields, learn_field_words, offered_fields, until_shown
-from guigraph.agents.script import ScriptStep
-from guigraph.graph.records import ActionTemplate, Edge, Node, Trace
+from guigraph.compiler.fields import asked_fields, learn_field_words, offered_fields, until_shown
+from guigraph.compiler.script import ScriptStep
+from guigraph.graph.records import ActionTemplate, Edge, Node, TextSource, Trace
+from guigraph.types import UIElement
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
+
+
+def ui(*fields: dict[str, object]) -> tuple[UIElement, ...]:
+    """Elements as a node keeps them, from their stored fields (a box anywhere)."""
+    return tuple(UIElement.from_dict({"bbox": [0, 0, 100, 100], **f}) for f in fields)
 
 
 def player() -> Node:
@@ -19,7 +25,7 @@ def player() -> Node:
     ]
     return Node(
         node_id=42, app="Tunes", description="Tunes: Now playing", state_text="",
-        screenshot_path=None, visits=1, first_episode="e1", example_elements=elements,
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=ui(*elements),
     )  # fmt: skip
 
 
@@ -39,8 +45,8 @@ def test_a_segment_offers_the_asked_field_it_passes_but_not_headers_buttons_or_p
     def offered(instruction: str) -> list[str]:
         return offered_fields([step], asked_fields(instruction, ALIASES), nodes)
 
-    assert offered("Tell Dana who sings Gold Hearts") == ["screen:music:id/artist"]
-    assert offered("Message Dana the song title") == ["screen:music:id/song_title"]
+    assert offered("Tell Dana who sings Gold Hearts") == [TextSource.screen("music:id/artist")]
+    assert offered("Message Dana the song title") == [TextSource.screen("music:id/song_title")]
     # "title" alone is a screen's header; "like" is a button; a pop-up's message is no value.
     assert offered("Message Dana: like it, rate it, dialog") == []
 
@@ -49,7 +55,7 @@ def shop_node(node_id: int, *rids: str) -> Node:
     elements = [{"resource_id": rid, "text": "x"} for rid in rids]
     return Node(
         node_id=node_id, app="ShopMall", description="ShopMall", state_text="",
-        screenshot_path=None, visits=1, first_episode="e1", example_elements=elements,
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=ui(*elements),
     )  # fmt: skip
 
 
@@ -76,14 +82,16 @@ def test_a_segment_read_only_for_its_field_stops_where_the_field_is_shown() -> N
     asked = asked_fields("Tell Hiro how much the Atlas lamp costs", ALIASES)
     cut = until_shown(steps, offered_fields(steps, asked, nodes), nodes)
     assert [s.template.target_label for s in cut] == ["", "Go", "Atlas lamp"]
-    assert offered_fields(cut, asked, nodes) == ["screen:shop:id/price"]
+    assert offered_fields(cut, asked, nodes) == [TextSource.screen("shop:id/price")]
 
 
 def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     """Without ids the product page's "$12.99" is a price because the runs that typed it
     said "price"; each run's own product name is not the field's name."""
     key = "@shopmall/textview:9$.#0"
-    note = ActionTemplate(type="type", text="{text1}", text_sources=(("text1", f"screen:{key}"),))
+    note = ActionTemplate(
+        type="type", text="{text1}", text_sources=(("text1", TextSource.screen(key)),)
+    )
     edge = Edge(7, 1, 2, (note,), (), "", 2)
     traces = [
         Trace(
@@ -110,13 +118,13 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     page = Node(
         node_id=6, app="ShopMall", description="", state_text="", screenshot_path=None,
         visits=1, first_episode="e1",
-        example_elements=[{"class_name": "android.widget.TextView", "text": "$12.99"},
-                          {"class_name": "android.widget.Button", "text": "Buy",
-                           "clickable": True}],
+        example_elements=ui({"class_name": "android.widget.TextView", "text": "$12.99"},
+                            {"class_name": "android.widget.Button", "text": "Buy",
+                             "clickable": True}),
     )  # fmt: skip
     step = ScriptStep(
         5, ActionTemplate(type="click", target_label="Atlas lamp"), 6, "ShopMall", "t"
     )
     asked = asked_fields("Tell Hiro the Atlas lamp price", ALIASES)
-    assert offered_fields([step], asked, {6: page}, learned) == [f"screen:{key}"]
+    assert offered_fields([step], asked, {6: page}, learned) == [TextSource.screen(key)]
     assert offered_fields([step], asked, {6: page}) == []  # nothing names the field

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.slots import content_words, words
 from guigraph.envs import conventions
-from guigraph.retrieval.slots import content_words, words
+from guigraph.graph.records import TextSource
 
 if TYPE_CHECKING:
-    from guigraph.agents.script import ScriptStep
+    from guigraph.compiler.script import ScriptStep
     from guigraph.graph.records import Edge, Node, Trace
 
 
@@ -39,34 +40,34 @@ def offered_fields(
     asked: Collection[str],
     nodes: Mapping[int, Node],
     learned: Mapping[str, frozenset[str]] | None = None,
-) -> list[str]:
+) -> list[TextSource]:
     """Screen sources on the states a segment passes through whose field the task asks for:
     a segment that plays a song passes the artist shown on the player. A field is known by
     the words of its id or, where the world gives no ids, by the words ``learned`` for it."""
     world = conventions.active()
-    offered: list[str] = []
+    offered: list[TextSource] = []
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
     for node_id in sorted(states):
         node = nodes.get(node_id)
         if node is None:
             continue
         for element, key in zip(node.example_elements, node.element_keys, strict=False):
-            if element.get("clickable"):
+            if element.clickable:
                 continue  # a control, not a value
-            field_id = world.parse_id(str(element.get("resource_id") or ""))
+            field_id = world.parse_id(element.resource_id)
             if field_id.name == "title" or world.is_transient(field_id.name):
                 continue  # a screen's header; a pop-up's text is never the workflow's value
-            source = f"screen:{key}"
+            source = TextSource.screen(key)
             if source_words(source, learned) & set(asked) and source not in offered:
                 offered.append(source)
     return offered
 
 
 def source_words(
-    source: str, learned: Mapping[str, frozenset[str]] | None = None
+    source: TextSource, learned: Mapping[str, frozenset[str]] | None = None
 ) -> frozenset[str]:
     """The words naming a screen source's field: its id's, else those learned for it."""
-    key = source.removeprefix("screen:")
+    key = source.key
     named = conventions.active().parse_id(key).words
     return named or (learned or {}).get(key, frozenset())
 
@@ -89,10 +90,10 @@ def learn_field_words(
             overall[word] = overall.get(word, 0) + 1
         templates = [a for e in trace.edge_path if e in edges for a in edges[e].actions]
         used = {
-            source.removeprefix("screen:")
+            source.key
             for template in (*templates, *trace.tail)
             for _, source in template.text_sources
-            if source.startswith("screen:")
+            if source.from_screen
         }
         for key in used:
             if not parse(key).name:
@@ -110,11 +111,11 @@ def learn_field_words(
 
 
 def until_shown(
-    steps: list[ScriptStep], sources: Sequence[str], nodes: Mapping[int, Node]
+    steps: list[ScriptStep], sources: Sequence[TextSource], nodes: Mapping[int, Node]
 ) -> list[ScriptStep]:
     """The steps up to the first state showing one of ``sources`` once the task's values are
     in (the weather screen shows some city's temperature before the search for this one)."""
-    wanted = {s.removeprefix("screen:") for s in sources}
+    wanted = {s.key for s in sources}
     uses_value = [
         i for i, s in enumerate(steps)
         if s.bound_values or (s.label and s.label != s.template.target_label)

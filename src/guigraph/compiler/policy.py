@@ -13,12 +13,10 @@ trace step by step, with the same grounding, but no stitching and no routing thr
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.agents.fields import learn_field_words
-from guigraph.agents.grounding import ground, step_text
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
     Feedback,
@@ -29,20 +27,16 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
-from guigraph.agents.script import ScriptStep, app_aliases, is_dismissal, is_home
-from guigraph.agents.stitch import PlanChoice, apps_named, rank_plans
+from guigraph.compiler.grounding import ground, step_text
+from guigraph.compiler.index import GraphView
+from guigraph.compiler.script import ScriptStep, is_dismissal, is_home
+from guigraph.compiler.stitch import PlanChoice, rank_plans
 from guigraph.envs import conventions
-from guigraph.retrieval.values import ValueIndex
+from guigraph.graph.records import TextSource
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
-    import networkx as nx
-    import numpy as np
-
-    from guigraph.embed import TextEncoder
-    from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.records import Edge, Node, Trace
-    from guigraph.retrieval.context import Context, GraphData, RetrievedTrace
+    from guigraph.retrieval.context import Context
 
 LOOKAHEAD = 8
 ROUTE_COST_LIMIT = 15.0  # about seven transitions
@@ -53,182 +47,40 @@ START_APP_MARGIN = 1.0
 Chooser = Callable[[SemanticState, Feedback, FocusMemory], Proposal | None]
 
 
+@dataclass(frozen=True)
+class PendingStep:
+    """The step proposed last and not yet judged: its script index (None for a step of a
+    route back to the plan) and the action grounded for it."""
+
+    index: int | None
+    action: Action
+
+
 @dataclass
-class GraphView:
-    """What the policy reads of a knowledge base, loaded once and shared by every episode."""
+class PolicyState:
+    """Where one episode is in its plan. ``GraphPolicy.advance`` moves it once per executed
+    step (when the history grows); deciding reads it and records the step it proposes."""
 
-    nodes: dict[int, Node]
-    edges: dict[int, Edge]
-    routes: nx.DiGraph  # one edge per state pair: the most used transition
-    values: ValueIndex
-    aliases: dict[str, str]
-    traces: list[Trace] = field(default_factory=list)
-    trace_vectors: np.ndarray | None = None
-    encoder: TextEncoder | None = None
-    #: resource-id prefix ("music") -> the app name observations use ("Tunes")
-    id_apps: dict[str, str] = field(default_factory=dict)
-    app_counts: dict[str, int] = field(default_factory=dict)  # traces that use each app
-
-    #: app -> words nearly every instruction using the app says, and that rarely appear
-    #: without it ("email" for Mail): an app whose marker the task lacks is likely not wanted.
-    markers: dict[str, set[str]] = field(default_factory=dict)
-    #: id-less screen field -> what recorded instructions call it (``fields.learn_field_words``)
-    field_words: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        # Indexes built once, so that planning does not scan a large KB per episode.
-        self.rows_by_app: dict[str, list[int]] = {}
-        for row, trace in enumerate(self.traces):
-            for app in self._apps_of(trace):
-                self.rows_by_app.setdefault(app, []).append(row)
-        if not self.app_counts:
-            self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
-        if not self.markers:
-            self.markers = self._find_markers()
-        self._graph_data: GraphData | None = None
-
-    @property
-    def graph_data(self) -> GraphData:
-        """The same nodes and edges for retrieval (loaded once, not per call)."""
-        if self._graph_data is None:
-            from guigraph.retrieval.context import GraphData, out_edges_of
-
-            self._graph_data = GraphData(
-                self.nodes, self.edges, out_edges_of(self.edges.values()), self.values
-            )
-        return self._graph_data
-
-    def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
-        from collections import Counter
-
-        from guigraph.retrieval.slots import content_words
-
-        with_app: dict[str, Counter[str]] = {}
-        overall: Counter[str] = Counter()
-        for trace in self.traces:
-            said = content_words(trace.instruction)
-            overall.update(said)
-            for app in self._apps_of(trace):
-                with_app.setdefault(app, Counter()).update(said)
-        markers: dict[str, set[str]] = {}
-        for app, counts in with_app.items():
-            total = self.app_counts.get(app, 0)
-            markers[app] = {
-                word
-                for word, n in counts.items()
-                if total >= 3 and n >= share * total and n >= share * overall[word]
-            }
-        return markers
-
-    def traces_using(self, app: str, instruction: str, k: int = 8) -> list[RetrievedTrace]:
-        """The ``k`` traces most like ``instruction`` among those that work in ``app``.
-
-        Whole-instruction similarity misses the trace a stitched plan needs for one of its
-        apps ("by message": a messaging trace whose instruction shares few words), so every
-        app the instruction names gets candidates of its own.
-        """
-        from guigraph.retrieval.context import RetrievedTrace
-
-        if self.encoder is None or self.trace_vectors is None:
-            return []
-        rows = self.rows_by_app.get(app, [])
-        if not rows:
-            return []
-        query = self.encoder.encode([instruction])[0]
-        scores = self.trace_vectors[rows] @ query
-        found: list[RetrievedTrace] = []
-        workflows: set[tuple[int, ...]] = set()
-        for score, row in sorted(zip(scores.tolist(), rows, strict=True), reverse=True):
-            trace = self.traces[row]
-            # One trace per way of working in the app: twenty "add to cart" runs would crowd
-            # out the one run that reads a price.
-            workflow = tuple(
-                n for n in trace.node_path if n in self.nodes and self.nodes[n].app == app
-            )
-            if workflow in workflows:
-                continue
-            workflows.add(workflow)
-            found.append(RetrievedTrace(trace, float(score), {}, ()))
-            if len(found) == k:
-                break
-        return found
-
-    def relevant_apps(self, instruction: str) -> list[str]:
-        """Apps the instruction names, then apps where a value it names was used before."""
-        apps = apps_named(instruction, self.aliases)
-        # One site per app is enough to stand for it (a large KB has thousands of sites).
-        direct = self._one_site_per_app(self.values.sites_naming(instruction))
-        # A contact known from Mail is a contact in Messages too: sites of the same kind.
-        related = self._one_site_per_app(
-            k for site in direct.values() for k in self.values.kin(site)
-        )
-        for app in [*direct, *related]:
-            if app not in apps:
-                apps.append(app)
-        return apps
-
-    def _one_site_per_app(self, sites: Iterable[tuple[int, str]]) -> dict[str, tuple[int, str]]:
-        chosen: dict[str, tuple[int, str]] = {}
-        for site in sites:
-            node = self.nodes.get(site[0])
-            if node is not None and node.app and node.app not in chosen and not is_home(node.app):
-                chosen[node.app] = site
-        return chosen
-
-    def _apps_of(self, trace: Trace) -> set[str]:
-        return {self.nodes[n].app or "" for n in trace.node_path if n in self.nodes}
-
-    @classmethod
-    def load(cls, kb: KnowledgeBase) -> GraphView:
-        import networkx as nx
-
-        nodes = {n.node_id: n for n in kb.nodes()}
-        edges = {e.edge_id: e for e in kb.edges()}
-        routes = nx.DiGraph()
-        for edge in sorted(edges.values(), key=lambda e: e.count):
-            # Routes avoid transitions that need typed values: those belong to the plan.
-            typing = any(a.type == "type" for a in edge.actions)
-            cost = 1.0 + 1.0 / edge.count + (3.0 if typing else 0.0)
-            routes.add_edge(edge.source, edge.target, edge_id=edge.edge_id, cost=cost)
-        traces = kb.traces()
-        values = ValueIndex.build(traces, edges)
-        vectors = kb.encoder.encode([t.instruction for t in traces]) if traces else None
-        view = cls(
-            nodes, edges, routes, values, app_aliases(list(edges.values()), nodes), traces,
-            vectors, kb.encoder, _id_apps(nodes),
-            field_words=learn_field_words(traces, edges),
-        )  # fmt: skip
-        _ = view.graph_data  # built now, so that it is frozen with the rest
-        _freeze_long_lived()
-        return view
-
-
-def _freeze_long_lived() -> None:
-    """Take the loaded view out of the cyclic collector's sight.
-
-    At 100k nodes the view is ~3 million objects that live as long as the process; each full
-    collection walked them all, 1.5-3.5 s landing in whichever agent step triggered it
-    (bench/loop.py). Frozen objects are still freed by reference counting.
-    """
-    import gc
-
-    gc.freeze()
+    script: list[ScriptStep] = field(default_factory=list)
+    cursor: int = 0
+    pending: PendingStep | None = None
+    route: list[ScriptStep] = field(default_factory=list)
+    reveal_scrolls: int = 0
+    alternatives: list[PlanChoice] = field(default_factory=list)
+    detoured: set[tuple[int, str]] = field(default_factory=set)
+    choice: PlanChoice | None = None
+    started: bool = False
+    #: Steps of the history already judged: a second call in the same step (a retried
+    #: proposal, the planner then the decider) must not judge the last step again.
+    judged_steps: int = 0
 
 
 @dataclass
 class GraphPolicy:
     view: GraphView
     mode: str = "graph"  # "graph" or "trace"
-    script: list[ScriptStep] = field(default_factory=list)
-    cursor: int = 0
-    pending: tuple[int | None, Action] | None = None
-    route: list[ScriptStep] = field(default_factory=list)
-    reveal_scrolls: int = 0
+    state: PolicyState = field(default_factory=PolicyState)
     notes: list[str] = field(default_factory=list)
-    alternatives: list[PlanChoice] = field(default_factory=list)
-    detoured: set[tuple[int, str]] = field(default_factory=set)
-    choice: PlanChoice | None = None
-    started: bool = False
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
@@ -236,57 +88,52 @@ class GraphPolicy:
             return Plan((), rationale="no similar trace in the knowledge base")
         candidates = list(context.traces)
         if self.mode == "graph":
-            seen = {c.trace.episode_id for c in candidates}
-            for app in self.view.relevant_apps(task.instruction):
-                for extra in self.view.traces_using(app, task.instruction):
-                    if extra.trace.episode_id not in seen:
-                        candidates.append(extra)
-                        seen.add(extra.trace.episode_id)
+            candidates += context.app_traces
         ranked = rank_plans(
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
-            field_words=self.view.field_words,
+            field_words=self.view.field_words, fills=context.fills,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")
-        choice, self.alternatives = ranked[0], ranked[1:]
-        self.choice, self.script = choice, choice.steps
+        choice, self.state.alternatives = ranked[0], ranked[1:]
+        self.state.choice, self.state.script = choice, choice.steps
         how = "stitched from" if choice.stitched else "following"
         self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
-        return Plan(_subgoals(self.script), rationale=self.notes[-1])
+        return Plan(_subgoals(self.state.script), rationale=self.notes[-1])
 
     def start_in(self, state: SemanticState) -> None:
         """Before the first step: an option about as good as the plan that starts in the app
         already on the screen beats one that needs another app first (two sites' login pages
         take the same instruction; the episode began on one of them)."""
-        if self.started:
+        if self.state.started:
             return
-        self.started = True
+        self.state.started = True
         here = state.app
-        if self.choice is None or not here or is_home(here):
+        if self.state.choice is None or not here or is_home(here):
             return
-        if _first_app(self.script) in (None, here):
+        if _first_app(self.state.script) in (None, here):
             return
-        for i, option in enumerate(self.alternatives):
-            if option.score < self.choice.score - START_APP_MARGIN:
+        for i, option in enumerate(self.state.alternatives):
+            if option.score < self.state.choice.score - START_APP_MARGIN:
                 continue
             if _first_app(option.steps) == here:
-                self.alternatives[i] = self.choice
-                self.choice, self.script = option, option.steps
+                self.state.alternatives[i] = self.state.choice
+                self.state.choice, self.state.script = option, option.steps
                 self.notes.append(f"{here} is on the screen: following {', '.join(option.donors)}")
                 return
 
     def subgoal(self) -> SubGoal:
         if self.done:
             return SubGoal("finish the task", final=True)
-        step = self.script[self.cursor]
+        step = self.state.script[self.state.cursor]
         # A step that leaves its app (home, another app) belongs to where it goes: the verifier
         # must not hold the team in an app the plan is done with.
         destination = self.view.nodes.get(step.jumps_to) if step.jumps_to is not None else None
         app = destination.app if destination is not None else step.app
         return SubGoal(
-            f"in {step.app or 'home'}: step {self.cursor + 1} of {len(self.script)}",
+            f"in {step.app or 'home'}: step {self.state.cursor + 1} of {len(self.state.script)}",
             app=None if is_home(app) else app,
             target_node=str(step.node),
             segment=step.segment,
@@ -294,7 +141,7 @@ class GraphPolicy:
 
     @property
     def done(self) -> bool:
-        return bool(self.script) and self.cursor >= len(self.script)
+        return bool(self.state.script) and self.state.cursor >= len(self.state.script)
 
     # -- deciding -----------------------------------------------------------------------
     def decide(
@@ -303,7 +150,7 @@ class GraphPolicy:
     ) -> Proposal:  # fmt: skip
         self.advance(history)
         _remember_screen(state, memory, len(history))
-        if not self.script:
+        if not self.state.script:
             return Proposal(Action(ActionType.IMPOSSIBLE), reason="no plan")
         if self.done:
             return Proposal(Action(ActionType.COMPLETE), reason="every planned step is done")
@@ -315,7 +162,7 @@ class GraphPolicy:
             proposal = choose(state, feedback, memory)
             if proposal is not None and proposal.action not in feedback.banned:
                 return proposal
-        self.pending = None
+        self.state.pending = None
         back = Action(ActionType.PRESS_BACK)
         if back in feedback.banned and is_home(state.app):
             # Every way out of the home screen this policy knows was tried, and found nothing.
@@ -323,23 +170,51 @@ class GraphPolicy:
         return Proposal(back, reason="every option was banned")
 
     def advance(self, history: Sequence[HistoryEntry]) -> None:
-        """Move past the step proposed last time, if it was executed and did something."""
-        if self.pending is None or not history:
+        """Judge the step proposed last, once per executed step: move past it if it was
+        executed and did something."""
+        state = self.state
+        if len(history) <= state.judged_steps:
             return
-        index, action = self.pending
+        state.judged_steps = len(history)
+        if state.pending is None:
+            return
+        index, action = state.pending.index, state.pending.action
         last = history[-1]
         worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
         if last.outcome.status is OutcomeStatus.NO_EFFECT and index is not None:
             # An in-page step may change nothing visible (an item added to a cart off screen);
             # repeating it would not help. A step that should have left the state did fail.
-            worked = self.script[index].jumps_to is None
+            worked = state.script[index].jumps_to is None
         if last.action == action and worked:
-            if index is None and self.route:
-                self.route.pop(0)
+            if index is None and state.route:
+                state.route.pop(0)
             elif index is not None:
-                self.cursor = index + 1
-                self.reveal_scrolls = 0
-        self.pending = None
+                state.cursor = index + 1
+                state.reveal_scrolls = 0
+        state.pending = None
+
+    # -- what the hybrid team may ask and change ------------------------------------------
+    @property
+    def script(self) -> Sequence[ScriptStep]:
+        """The plan's steps (read-only: change them through the methods below)."""
+        return tuple(self.state.script)
+
+    def pending_state(self) -> int | None:
+        """The graph state of the script step proposed last; None for none or a route step."""
+        pending = self.state.pending
+        if pending is None or pending.index is None:
+            return None
+        return self.state.script[pending.index].node
+
+    def take_value(self, action: Action) -> None:
+        """The step proposed last is taken with another action (the model typed the value):
+        judge that action instead, so that the script moves on once it is executed."""
+        if self.state.pending is not None:
+            self.state.pending = replace(self.state.pending, action=action)
+
+    def end_before(self, index: int) -> None:
+        """End the script before step ``index`` (another team member does the rest)."""
+        del self.state.script[index:]
 
     def _here(self, state: SemanticState) -> int | None:
         return int(state.node_id) if state.node_id is not None else None
@@ -350,7 +225,7 @@ class GraphPolicy:
         grounded = ground(step, state, memory)
         if grounded is None:
             return None
-        self.pending = (index, grounded.action)
+        self.state.pending = PendingStep(index, grounded.action)
         expect = step.jumps_to if step.jumps_to is not None else step.node
         node = self.view.nodes.get(expect)
         app = node.app if node is not None else None
@@ -362,18 +237,18 @@ class GraphPolicy:
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         if conventions.active().is_loading(list(state.texts)):
-            self.pending = None
+            self.state.pending = None
             return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="the screen is loading")
         return None
 
     def _current_step(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        step = self.script[self.cursor]
+        step = self.state.script[self.state.cursor]
         here = self._here(state)
         kind = step.template.type
-        if kind in ("click", "long_press"):
-            proposal = self._proposal(self.cursor, step, state, memory)
+        if step.template.taps:
+            proposal = self._proposal(self.state.cursor, step, state, memory)
             # Where the step belongs (or, unlocalized, in its app: another screen size can
             # hide the target below the fold), look further down before giving up on it.
             in_place = here == step.node or (here is None and _same_app(state.app, step.app))
@@ -387,32 +262,34 @@ class GraphPolicy:
                     or self._switch_plan(here, state, feedback, memory)
                 )
             return proposal
-        if kind == "type":
+        if kind is ActionType.TYPE:
             typing_possible = state.focused_field is not None or not state.elements
             if not typing_possible:
                 return self._refocus(state, memory)
-            if _already_typed(step, state, memory) and self.cursor + 1 < len(self.script):
+            if _already_typed(step, state, memory) and self.state.cursor + 1 < len(
+                self.state.script
+            ):
                 # Typing appends: a field that already holds the value (a retried step, a
                 # detour back through the same search) is left as it is.
-                self.cursor += 1
-                self.pending = None
+                self.state.cursor += 1
+                self.state.pending = None
                 return self._current_step(state, feedback, memory)
-            return self._proposal(self.cursor, step, state, memory)
+            return self._proposal(self.state.cursor, step, state, memory)
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
-            return self._proposal(self.cursor, step, state, memory)
+            return self._proposal(self.state.cursor, step, state, memory)
         return None
 
     def _refocus(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
         """Typing needs a focused field and none is (a pop-up came and went, the page drew
         itself again): tap once more the field the plan tapped to focus it."""
-        if self.cursor == 0:
+        if self.state.cursor == 0:
             return None
-        previous = self.script[self.cursor - 1]
-        if previous.template.type != "click":
+        previous = self.state.script[self.state.cursor - 1]
+        if previous.template.type is not ActionType.CLICK:
             return None
         if not conventions.active().is_field_class(previous.template.target_role):
             return None
-        return self._proposal(self.cursor - 1, previous, state, memory)
+        return self._proposal(self.state.cursor - 1, previous, state, memory)
 
     def _detour_for_value(
         self, here: int | None, state: SemanticState, feedback: Feedback, memory: FocusMemory
@@ -420,16 +297,16 @@ class GraphPolicy:
         """The value to tap is not offered here (no conversation with Jonas yet): splice in a
         recorded way from this state that types a value of the same kind and then taps it
         (new message, type the name, pick the suggestion)."""
-        step = self.script[self.cursor]
+        step = self.state.script[self.state.cursor]
         if self.mode != "graph" or here is None or not _is_task_value(step):
             return None
-        if (here, step.label) in self.detoured:
+        if (here, step.label) in self.state.detoured:
             return None  # that way was tried here already and still did not offer the value
-        self.detoured.add((here, step.label))
+        self.state.detoured.add((here, step.label))
         detour = find_value_detour(self.view, here, step)
         if detour is None:
             return None
-        self.script[self.cursor : self.cursor + 1] = detour
+        self.state.script[self.state.cursor : self.state.cursor + 1] = detour
         self.notes.append(f"typed {step.label!r} through another recorded way at state {here}")
         return self._current_step(state, feedback, memory)
 
@@ -440,15 +317,15 @@ class GraphPolicy:
         contact list, say): continue with the next option that passes through this state."""
         if self.mode != "graph" or here is None:
             return None
-        current = {s.trace_id for s in self.script}
-        while self.alternatives:
-            option = self.alternatives.pop(0)
+        current = {s.trace_id for s in self.state.script}
+        while self.state.alternatives:
+            option = self.state.alternatives.pop(0)
             if {s.trace_id for s in option.steps} == current:
                 continue
             at = next((i for i, s in enumerate(option.steps) if s.node == here), None)
             if at is None:
                 continue
-            self.script, self.cursor = option.steps, at
+            self.state.script, self.state.cursor = option.steps, at
             self.notes.append(f"switched to {', '.join(option.donors)} at state {here}")
             return self._current_step(state, feedback, memory)
         return None
@@ -456,22 +333,26 @@ class GraphPolicy:
     def _reveal(self, state: SemanticState) -> Proposal | None:
         """The target is not visible in its own state: scroll the list to find it."""
         scrollable = any(e.element.scrollable for e in state.elements)
-        if self.reveal_scrolls >= MAX_REVEAL_SCROLLS or not scrollable:
+        if self.state.reveal_scrolls >= MAX_REVEAL_SCROLLS or not scrollable:
             return None
-        self.reveal_scrolls += 1
-        self.pending = None
+        self.state.reveal_scrolls += 1
+        self.state.pending = None
         return Proposal(Action.scroll(ScrollDirection.UP), reason="look further down the list")
 
     def _skip_ahead(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
         here = self._here(state)
-        if here is None or here == self.script[self.cursor].node or self.mode == "trace":
+        if (
+            here is None
+            or here == self.state.script[self.state.cursor].node
+            or self.mode == "trace"
+        ):
             return None
-        horizon = self.script[self.cursor + 1 : self.cursor + 1 + LOOKAHEAD]
-        for index, step in enumerate(horizon, self.cursor + 1):
+        horizon = self.state.script[self.state.cursor + 1 : self.state.cursor + 1 + LOOKAHEAD]
+        for index, step in enumerate(horizon, self.state.cursor + 1):
             if step.node == here:
-                self.cursor = index
+                self.state.cursor = index
                 return self._current_step(state, feedback, memory)
         return None
 
@@ -480,7 +361,7 @@ class GraphPolicy:
     ) -> Proposal | None:
         for view in state.elements:
             if view.role == "button" and is_dismissal(view.label):
-                self.pending = None
+                self.state.pending = None
                 return Proposal(
                     Action.click(view.center.x, view.center.y), view, "dismiss the pop-up"
                 )
@@ -492,20 +373,22 @@ class GraphPolicy:
         here = self._here(state)
         if self.mode != "graph":
             return None
-        if self.script[self.cursor].home and not is_home(state.app):
-            self.pending = None  # home is one key away from anywhere
+        if self.state.script[self.state.cursor].home and not is_home(state.app):
+            self.state.pending = None  # home is one key away from anywhere
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         if here is None:
             return None
-        if not self.route or self.route[0].node != here:
-            self.route = self._route(here, self.script[self.cursor].node)
-        while len(self.route) > 1 and _already_typed(self.route[0], state, memory):
-            self.route.pop(0)  # the field holds the value from an earlier pass: typing appends
-        if not self.route:
+        if not self.state.route or self.state.route[0].node != here:
+            self.state.route = self._route(here, self.state.script[self.state.cursor].node)
+        while len(self.state.route) > 1 and _already_typed(self.state.route[0], state, memory):
+            self.state.route.pop(
+                0
+            )  # the field holds the value from an earlier pass: typing appends
+        if not self.state.route:
             return None
-        proposal = self._proposal(None, self.route[0], state, memory)
+        proposal = self._proposal(None, self.state.route[0], state, memory)
         if proposal is None:
-            self.route = []
+            self.state.route = []
         return proposal
 
     def _route(self, here: int, goal: int) -> list[ScriptStep]:
@@ -545,13 +428,16 @@ class GraphPolicy:
 
     def _planned_typing(self, node: int) -> ScriptStep | None:
         """The plan's own typing in ``node``, to reuse when a route passes through it."""
-        return next((s for s in self.script if s.node == node and s.template.type == "type"), None)
+        return next(
+            (s for s in self.state.script if s.node == node and s.template.type is ActionType.TYPE),
+            None,
+        )
 
     def _fallback(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        self.pending = None
-        step = self.script[self.cursor]
+        self.state.pending = None
+        step = self.state.script[self.state.cursor]
         if is_home(state.app):
             return None
         if step.app and state.app != step.app and not step.home:
@@ -569,7 +455,7 @@ def _first_app(script: Sequence[ScriptStep]) -> str | None:
 
 def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:
     """A typing step whose text the focused field already shows."""
-    if step.template.type != "type":
+    if step.template.type is not ActionType.TYPE:
         return False
     field = state.focused_field
     shown = (field.element.text or "").strip() if field is not None else ""
@@ -579,8 +465,8 @@ def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) 
 def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[ScriptStep] | None:
     """Steps from a recorded trace leaving ``here`` that type a value and then tap it, where
     that value is of the same kind as ``step``'s (the two sites share recorded values)."""
-    from guigraph.agents.script import trace_script
-    from guigraph.retrieval.values import type_site
+    from guigraph.compiler.script import trace_script
+    from guigraph.compiler.values import type_site
 
     wanted_kind = view.values.known((step.node, "click"))
     for trace in view.traces:
@@ -594,11 +480,11 @@ def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[Scri
         for i, candidate in enumerate(script[start : start + 6], start):
             kind = candidate.template.type
             if (
-                kind == "type"
+                kind is ActionType.TYPE
                 and len(wanted_kind & view.values.known(type_site(candidate.node, field))) >= 2
             ):
                 typed_at = i
-            elif kind in ("click", "long_press"):
+            elif candidate.template.taps:
                 if (
                     typed_at is not None
                     and len(wanted_kind & view.values.known((candidate.node, "click"))) >= 2
@@ -615,7 +501,7 @@ def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[Scri
 
 def _is_task_value(step: ScriptStep) -> bool:
     """A tap whose label is a value of the task (bound anew, or named by the instruction)."""
-    from guigraph.retrieval.slots import content_words
+    from guigraph.compiler.slots import content_words
 
     if step.label != step.template.target_label:
         return True
@@ -626,29 +512,12 @@ def _same_app(a: str | None, b: str | None) -> bool:
     return bool(a) and (a or "").lower() == (b or "").lower()
 
 
-def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
-    """Which app each element key (and each id's app part, where the world's ids name one)
-    belongs to, from the elements the nodes show: a value read off a screen is that app's."""
-    from collections import Counter
-
-    parse = conventions.active().parse_id
-    votes: dict[str, Counter[str]] = {}
-    for node in nodes.values():
-        if not node.app:
-            continue
-        for element, key in zip(node.example_elements, node.element_keys, strict=False):
-            owner = parse(str(element.get("resource_id") or "")).app
-            for name in (key, owner):
-                if name:
-                    votes.setdefault(name, Counter())[node.app] += 1
-    return {name: counts.most_common(1)[0][0] for name, counts in votes.items()}
-
-
 def _remember_screen(state: SemanticState, memory: FocusMemory, step: int) -> None:
     """Keep every identified text: a later app may need a value shown here (focus memory)."""
     for view in state.elements:
         if view.element.text:
-            memory.remember(f"screen:{view.key}", view.element.text, state.app, step)
+            key = TextSource.screen(view.key).encoded()
+            memory.remember(key, view.element.text, state.app, step)
 
 
 def _subgoals(script: Sequence[ScriptStep]) -> tuple[SubGoal, ...]:

@@ -12,10 +12,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from guigraph.retrieval.slots import STOPWORDS, normalize_units, value_shape, words
+from guigraph.compiler.slots import STOPWORDS, normalize_units, value_shape, words
+from guigraph.graph.records import SlotKey
+from guigraph.types import ActionType
 
 if TYPE_CHECKING:
-    from guigraph.graph.records import Edge, Trace
+    from guigraph.graph.records import ActionTemplate, Edge, Trace
 
 Site = tuple[int, str]
 #: A site with fewer recorded values is too small to tell a kind by.
@@ -73,22 +75,22 @@ class ValueIndex:
         self._by_value = None
         self._site_keys.clear()
         self._foreign.clear()
-        steps = [
-            (trace.node_path[k], str(edge_id), template)
+        steps: list[tuple[int, int | None, ActionTemplate]] = [
+            (trace.node_path[k], edge_id, template)
             for k, edge_id in enumerate(trace.edge_path)
             for template in edges[edge_id].actions
         ]
-        steps += [(trace.node_path[-1], "tail", template) for template in trace.tail]
-        for node in {node for node, _, t in steps if t.type in ("click", "long_press")}:
+        steps += [(trace.node_path[-1], None, template) for template in trace.tail]
+        for node in {node for node, _, t in steps if t.taps}:
             self.visits[node] += 1
         field = ""
-        for node, key, template in steps:
-            if template.type == "type":
+        for node, edge_id, template in steps:
+            if template.type is ActionType.TYPE:
                 for slot, source in template.text_sources:
-                    value = trace.values.get(f"{key}:{slot}")
-                    if value and source == "instruction":
+                    value = trace.values.get(SlotKey(edge_id, slot))
+                    if value and not source.from_screen:
                         self.by_site[type_site(node, field)].add(value)
-            elif template.type in ("click", "long_press"):
+            elif template.taps:
                 field = template.target_label
                 named = label_in_instruction(template.target_label, trace.instruction)
                 counts = self.tapped[(node, template.target_label)]

@@ -1,0 +1,201 @@
+"""The knowledge base in memory, loaded once per process and shared by every episode.
+
+``GraphView`` is the one in-memory index of a KB: its states and transitions, each state's
+outgoing edges, the routes between states, the values seen at each place, the traces with
+their instruction vectors, and what is learned from them (app names, markers, field words).
+Retrieval (``retrieval/context.py``), the binder and the graph policy all read this object;
+none of them reads the KB's tables again per episode.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from guigraph.compiler.fields import learn_field_words
+from guigraph.compiler.script import app_aliases, is_home
+from guigraph.compiler.slots import content_words
+from guigraph.compiler.stitch import apps_named
+from guigraph.compiler.values import ValueIndex
+from guigraph.envs import conventions
+from guigraph.types import ActionType
+
+if TYPE_CHECKING:
+    import networkx as nx
+    import numpy as np
+
+    from guigraph.embed import TextEncoder
+    from guigraph.graph.kb import KnowledgeBase
+    from guigraph.graph.records import Edge, Node, Trace
+
+
+@dataclass
+class GraphView:
+    """What the policy reads of a knowledge base, loaded once and shared by every episode."""
+
+    nodes: dict[int, Node]
+    edges: dict[int, Edge]
+    routes: nx.DiGraph  # one edge per state pair: the most used transition
+    values: ValueIndex
+    aliases: dict[str, str]
+    traces: list[Trace] = field(default_factory=list)
+    trace_vectors: np.ndarray | None = None
+    encoder: TextEncoder | None = None
+    #: resource-id prefix ("music") -> the app name observations use ("Tunes")
+    id_apps: dict[str, str] = field(default_factory=dict)
+    app_counts: dict[str, int] = field(default_factory=dict)  # traces that use each app
+
+    #: app -> words nearly every instruction using the app says, and that rarely appear
+    #: without it ("email" for Mail): an app whose marker the task lacks is likely not wanted.
+    markers: dict[str, set[str]] = field(default_factory=dict)
+    #: id-less screen field -> what recorded instructions call it (``fields.learn_field_words``)
+    field_words: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Indexes built once, so that planning does not scan a large KB per episode.
+        self.rows_by_app: dict[str, list[int]] = {}
+        for row, trace in enumerate(self.traces):
+            for app in self._apps_of(trace):
+                self.rows_by_app.setdefault(app, []).append(row)
+        if not self.app_counts:
+            self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
+        if not self.markers:
+            self.markers = self._find_markers()
+        #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
+        self.out_edges = out_edges_of(self.edges.values())
+
+    def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
+        with_app: dict[str, Counter[str]] = {}
+        overall: Counter[str] = Counter()
+        for trace in self.traces:
+            said = content_words(trace.instruction)
+            overall.update(said)
+            for app in self._apps_of(trace):
+                with_app.setdefault(app, Counter()).update(said)
+        markers: dict[str, set[str]] = {}
+        for app, counts in with_app.items():
+            total = self.app_counts.get(app, 0)
+            markers[app] = {
+                word
+                for word, n in counts.items()
+                if total >= 3 and n >= share * total and n >= share * overall[word]
+            }
+        return markers
+
+    def traces_using(self, app: str, instruction: str, k: int = 8) -> list[tuple[Trace, float]]:
+        """The ``k`` traces most like ``instruction`` among those that work in ``app``.
+
+        Whole-instruction similarity misses the trace a stitched plan needs for one of its
+        apps ("by message": a messaging trace whose instruction shares few words), so every
+        app the instruction names gets candidates of its own.
+        """
+        if self.encoder is None or self.trace_vectors is None:
+            return []
+        rows = self.rows_by_app.get(app, [])
+        if not rows:
+            return []
+        query = self.encoder.encode([instruction])[0]
+        scores = self.trace_vectors[rows] @ query
+        found: list[tuple[Trace, float]] = []
+        workflows: set[tuple[int, ...]] = set()
+        for score, row in sorted(zip(scores.tolist(), rows, strict=True), reverse=True):
+            trace = self.traces[row]
+            # One trace per way of working in the app: twenty "add to cart" runs would crowd
+            # out the one run that reads a price.
+            workflow = tuple(
+                n for n in trace.node_path if n in self.nodes and self.nodes[n].app == app
+            )
+            if workflow in workflows:
+                continue
+            workflows.add(workflow)
+            found.append((trace, float(score)))
+            if len(found) == k:
+                break
+        return found
+
+    def relevant_apps(self, instruction: str) -> list[str]:
+        """Apps the instruction names, then apps where a value it names was used before."""
+        apps = apps_named(instruction, self.aliases)
+        # One site per app is enough to stand for it (a large KB has thousands of sites).
+        direct = self._one_site_per_app(self.values.sites_naming(instruction))
+        # A contact known from Mail is a contact in Messages too: sites of the same kind.
+        related = self._one_site_per_app(
+            k for site in direct.values() for k in self.values.kin(site)
+        )
+        for app in [*direct, *related]:
+            if app not in apps:
+                apps.append(app)
+        return apps
+
+    def _one_site_per_app(self, sites: Iterable[tuple[int, str]]) -> dict[str, tuple[int, str]]:
+        chosen: dict[str, tuple[int, str]] = {}
+        for site in sites:
+            node = self.nodes.get(site[0])
+            if node is not None and node.app and node.app not in chosen and not is_home(node.app):
+                chosen[node.app] = site
+        return chosen
+
+    def _apps_of(self, trace: Trace) -> set[str]:
+        return {self.nodes[n].app or "" for n in trace.node_path if n in self.nodes}
+
+    @classmethod
+    def load(cls, kb: KnowledgeBase) -> GraphView:
+        import networkx as nx
+
+        nodes = {n.node_id: n for n in kb.nodes()}
+        edges = {e.edge_id: e for e in kb.edges()}
+        routes = nx.DiGraph()
+        for edge in sorted(edges.values(), key=lambda e: e.count):
+            # Routes avoid transitions that need typed values: those belong to the plan.
+            typing = any(a.type is ActionType.TYPE for a in edge.actions)
+            cost = 1.0 + 1.0 / edge.count + (3.0 if typing else 0.0)
+            routes.add_edge(edge.source, edge.target, edge_id=edge.edge_id, cost=cost)
+        traces = kb.traces()
+        values = ValueIndex.build(traces, edges)
+        vectors = kb.trace_vectors() if traces else None
+        view = cls(
+            nodes, edges, routes, values, app_aliases(list(edges.values()), nodes), traces,
+            vectors, kb.encoder, _id_apps(nodes),
+            field_words=learn_field_words(traces, edges),
+        )  # fmt: skip
+        _freeze_long_lived()
+        return view
+
+
+def _freeze_long_lived() -> None:
+    """Take the loaded view out of the cyclic collector's sight.
+
+    At 100k nodes the view is ~3 million objects that live as long as the process; each full
+    collection walked them all, 1.5-3.5 s landing in whichever agent step triggered it
+    (bench/loop.py). Frozen objects are still freed by reference counting.
+    """
+    gc.freeze()
+
+
+def _id_apps(nodes: dict[int, Node]) -> dict[str, str]:
+    """Which app each element key (and each id's app part, where the world's ids name one)
+    belongs to, from the elements the nodes show: a value read off a screen is that app's."""
+    parse = conventions.active().parse_id
+    votes: dict[str, Counter[str]] = {}
+    for node in nodes.values():
+        if not node.app:
+            continue
+        for element, key in zip(node.example_elements, node.element_keys, strict=False):
+            owner = parse(element.resource_id).app
+            for name in (key, owner):
+                if name:
+                    votes.setdefault(name, Counter())[node.app] += 1
+    return {name: counts.most_common(1)[0][0] for name, counts in votes.items()}
+
+
+def out_edges_of(edges: Iterable[Edge]) -> dict[int, list[Edge]]:
+    """Each state's outgoing edges, most used first."""
+    by_source: dict[int, list[Edge]] = {}
+    for edge in edges:
+        by_source.setdefault(edge.source, []).append(edge)
+    for listed in by_source.values():
+        listed.sort(key=lambda e: -e.count)
+    return by_source

@@ -1,0 +1,76 @@
+"""Binding a recorded script to a new task: which values it takes, and which it refuses."""
+
+from __future__ import annotations
+
+from guigraph.compiler.script import ScriptStep, bind, slot_values
+from guigraph.compiler.values import ValueIndex
+from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
+from guigraph.types import ActionType
+
+ALIASES = {"shopmall": "ShopMall", "viewtube": "ViewTube", "camera": "Camera"}
+DONOR = "Find the price of the Lumen camera bag and note it down under Work"
+
+
+def search_step() -> tuple[ScriptStep, Trace]:
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    step = ScriptStep(28, typing, None, "ShopMall", "t1", edge_id=7)
+    trace = Trace("t1", DONOR, "Multi_Apps", ("ShopMall",), (1, 28), (7,), 3,
+                  values={SlotKey(7, "text1"): "Lumen camera bag"})  # fmt: skip
+    return step, trace
+
+
+def test_a_value_naming_another_app_is_not_this_apps_value() -> None:
+    step, trace = search_step()
+    task = "Find the price of the ViewTube video City Tour and note it down under Work"
+    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    assert binding.unfilled == 1 and binding.steps[0].text == "Lumen camera bag"
+
+
+def test_a_common_noun_that_is_also_an_app_does_not_count() -> None:
+    step, trace = search_step()
+    task = "Find the price of the Nova camera bag and note it down under Work"
+    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    assert binding.unfilled == 0 and binding.steps[0].text == "Nova camera bag"
+
+
+def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> None:
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    step = ScriptStep(25, typing, None, "Messages", "t2", edge_id=9)
+    donor = "Send Bruno a message saying running late"
+    trace = Trace("t2", donor, "Social_Sharing", ("Messages",), (1, 25), (9,), 3,
+                  values={SlotKey(9, "text1"): "running late"})  # fmt: skip
+    sent = "Send Dana a message saying who sings Gold Hearts"
+    told = bind([step], trace, sent, ValueIndex(), aliases=ALIASES)
+    assert told.unfilled == 0 and told.steps[0].text == "who sings Gold Hearts"
+    answer = "Tell Dana in a message saying who sings Gold Hearts"
+    asked = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
+    assert asked.unfilled == 1  # the answer is wanted: the artist, read off the player
+
+
+def test_each_slot_of_an_edge_that_types_twice_is_read_from_its_own_step() -> None:
+    """A note's title and body are typed on one edge: each slot's value is the one bound in
+    the step that types it, and a value read off a screen is left to acting."""
+    title = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    body = ActionTemplate(
+        ActionType.TYPE, text="{text2} {text3}",
+        text_sources=(
+            ("text2", TextSource.instruction()), ("text3", TextSource.screen("weather:id/temp"))
+        ),
+    )  # fmt: skip
+    steps = [ScriptStep(18, t, None, "Notes", "t3", edge_id=83) for t in (title, body)]
+    donor = "Check the temperature in Oslo and save it in a note titled Trip plan"
+    trace = Trace("t3", donor, "Multi_Apps", ("Notes",), (18, 19), (83,), 4,
+                  values={SlotKey(83, "text1"): "Trip plan", SlotKey(83, "text2"): "Oslo",
+                          SlotKey(83, "text3"): "20°C"})  # fmt: skip
+    task = "Check the temperature in Rome and save it in a note titled Reading list"
+    binding = bind(steps, trace, task, ValueIndex())
+    values, missing = slot_values(trace, binding)
+    assert values == {SlotKey(83, "text1"): "Reading list", SlotKey(83, "text2"): "Rome"}
+    assert missing == ()
+    assert binding.steps[1].text == "Rome {text3}"
