@@ -27,18 +27,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.compiler.index import GraphView
-from guigraph.envs.simphone.env import SimPhone
-from guigraph.envs.simphone.tasks import make_task
+from guigraph.envs import make
 from guigraph.eval.demo import RESULTS_FILE, load_results
 from guigraph.graph.kb import KnowledgeBase
 
 
 def rerun(row: dict[str, Any], kb: KnowledgeBase, view: GraphView) -> tuple[bool, Any, Any]:
-    task = make_task(row["template_id"], row["seed"])
-    env = SimPhone(row["device"], version=row.get("version", 1), skin=row.get("skin", "standard"))
-    team = rule_team(kb, view, TeamOptions(memory=row["memory"]))
-    result = run_episode(env, team, task, seed=row["seed"], budget=Budget(max_steps=40))
-    return env.task_succeeded(), result, team
+    # The skin the demo ran on (``--skin``): the same env as ``eval.suite.run_case`` builds.
+    env = make(
+        "simphone",
+        device=row["device"],
+        version=row.get("version", 1),
+        skin=row.get("skin", "standard"),
+    )
+    try:
+        task = env.make_task(row["template_id"], row["seed"])
+        team = rule_team(kb, view, TeamOptions(memory=row["memory"]))
+        result = run_episode(env, team, task, seed=row["seed"], budget=Budget(max_steps=40))
+        verdict = env.evaluate()
+    finally:
+        env.close()
+    return verdict is not None and verdict.success, result, team
 
 
 def show(row: dict[str, Any], ok: bool, result: Any, team: Any, steps: bool) -> None:

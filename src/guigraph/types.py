@@ -7,6 +7,7 @@ persistence. Prompt rendering lives elsewhere (agents, prompts), never here.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -262,10 +263,21 @@ class UIElement:
 
 def text_shape(text: str) -> str:
     """What kind of text this is, not which: "number" texts keep their symbols ("5°C" and
-    "12°C" are ``9°``, "$285.99" is ``9$.``), word texts are ``a``."""
+    "12°C" are ``9°``, "$285.99" is ``9$.``), word texts are ``a``.
+
+    A number's sign and its thousands separators belong to the value ("-3°C" is a
+    temperature like "21°C", "$1,285.99" a price like "$285.99"): a key that changed with
+    them would name another element on the next visit. A dash between words or digits
+    ("5-day", "Jun 20-22") is the text's own.
+    """
     if not any(c.isdigit() for c in text):
         return "a" if text.strip() else ""
+    text = _VALUE_MARKS.sub("", text)
     return "9" + "".join(sorted({c for c in text if not (c.isalnum() or c.isspace())}))
+
+
+#: A sign before a number, and a thousands separator inside one.
+_VALUE_MARKS = re.compile(r"(?<!\w)[-+\u2212](?=\d)|(?<=\d),(?=\d{3}(?!\d))")
 
 
 def element_keys(elements: Sequence[UIElement], app: str | None = None) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.roles import SemanticState
@@ -9,7 +11,7 @@ from guigraph.compiler.grounding import find_target, ground
 from guigraph.compiler.script import ScriptStep
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.records import ActionTemplate, TextSource
-from guigraph.types import Observation, UIElement
+from guigraph.types import ID_LESS_KEY, Observation, UIElement
 
 
 def screen(*elements: UIElement) -> SemanticState:
@@ -86,3 +88,50 @@ def test_a_value_the_binding_could_not_fill_is_the_one_the_task_names_never_the_
     nobody = ScriptStep(32, template, 31, "Gallery", "t", label="Bruno", task_words=unnamed,
                         open_value=True)  # fmt: skip
     assert find_target(nobody, state) is None  # not the recorded "Bruno": nothing to tap
+
+
+def test_an_id_less_key_names_the_target_only_on_the_steps_own_screen() -> None:
+    """Without ids, ``@browser/button:a#0`` is "the first worded button" of its screen: the
+    pop-up's "Accept" recorded under it is not the article page's "<" (the step is skipped)."""
+    back = UIElement(BBox(0, 40, 120, 100), text="<", class_name="android.widget.Button",
+                     clickable=True)  # fmt: skip
+    state = screen(back)
+    key = state.elements[0].key
+    assert key.startswith(ID_LESS_KEY)
+    template = ActionTemplate("click", target_label="Accept", target_id=key)
+    on_popup = ScriptStep(77, template, 25, "Browser", "t", label="Accept")
+    here_article = replace(state, node_id="25")
+    assert find_target(on_popup, here_article) is None
+    assert find_target(on_popup, state) is None  # a screen the graph does not recognize
+    # On the step's own screen the key is the recorded element, whatever it shows now.
+    on_its_screen = replace(state, node_id="77")
+    found = find_target(on_popup, on_its_screen)
+    assert found is not None and found.label == "<"
+    # A resource id names its element on any screen.
+    with_id = replace(back, resource_id="browser:id/dismiss")
+    id_step = replace(on_popup, template=replace(template, target_id="browser:id/dismiss"))
+    found = find_target(id_step, replace(screen(with_id), node_id="25"))
+    assert found is not None
+
+
+def test_the_rank_of_an_id_less_row_does_not_stand_for_the_value_the_task_names() -> None:
+    """ "Text Farah": the recorded run tapped Farah's chat, the fourth row; today the fourth
+    row is Dana's and Farah has no chat yet, so there is nothing to tap (a detour types her
+    name). A row the task does not name is still found by its rank on its own screen."""
+
+    def chat(row: int, name: str) -> UIElement:
+        box = BBox(30, 300 + 80 * row, 970, 370 + 80 * row)
+        return UIElement(box, text=name, class_name="android.widget.LinearLayout", clickable=True)
+
+    state = replace(
+        screen(*(chat(i, n) for i, n in enumerate(("Alice", "Bruno", "Chen", "Dana")))),
+        node_id="27",
+    )
+    fourth = state.elements[3].key
+    template = ActionTemplate("click", target_label="Farah", target_id=fourth)
+    named = ScriptStep(27, template, 28, "Messages", "t", label="Farah",
+                       task_words=frozenset({"text", "farah", "running", "late"}))  # fmt: skip
+    assert find_target(named, state) is None
+    unnamed = replace(named, task_words=frozenset({"open", "latest", "chat"}))
+    found = find_target(unnamed, state)
+    assert found is not None and found.label == "Dana"

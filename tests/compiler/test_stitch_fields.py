@@ -105,9 +105,16 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
         )
         for i, name in enumerate(("Nova lamp", "Atlas kettle", "Orbit bag"))
     ]
-    learned = learn_field_words(traces, {7: edge})
-    assert {"price", "check", "note"} <= learned[key]
+    # Tasks that write notes without reading a price: "note" is what they do, not the field.
+    others = [
+        Trace(f"n{i}", f"Write a note called {title}", "Notes", ("Notes",), (2,), (), 2)
+        for i, title in enumerate(("Groceries", "Ideas", "Trip", "Books"))
+    ]
+    learned = learn_field_words([*traces, *others], {7: edge})
+    assert {"price", "check"} <= learned[key]
     assert not {"nova", "atlas", "orbit"} & learned[key]
+    assert "note" not in learned[key]  # said by 7 instructions, only 3 of them read a price
+    assert "note" in learn_field_words(traces, {7: edge})[key]  # said only by those that do
     page = Node(
         node_id=6, app="ShopMall", description="", state_text="", screenshot_path=None,
         visits=1, first_episode="e1",

@@ -112,3 +112,9 @@ def test_id_less_keys_name_the_kind_of_value_not_the_value() -> None:
     assert text_shape("5°C") == text_shape("12°C") == "9°"
     assert text_shape("$285.99") == "9$."
     assert text_shape("Denver") == "a" and text_shape("") == ""
+    # A sign and a thousands separator are the value's: the next visit may show a
+    # temperature below zero or a dearer product in the same element.
+    assert text_shape("-3°C") == text_shape("−3°C") == text_shape("21°C")
+    assert text_shape("$1,285.99") == text_shape("$285.99")
+    # A dash inside a text is the text's own: "5-day forecast" is not a number.
+    assert text_shape("5-day forecast") == "9-" != text_shape("5 day forecast")

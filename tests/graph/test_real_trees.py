@@ -135,3 +135,58 @@ def test_droidbot_format_quality_from_screenshots_only(droidbot_logs: Path, tmp_
     report = check(build(droidbot_logs, tmp_path / "kb", use_ui=False), droidbot_logs)
     assert report.jump_accuracy >= 0.9 and report.purity >= 0.95 and report.ari >= 0.85
     assert report.nodes <= 1.5 * report.true_screens
+
+
+def list_page(rows: list[str], extra: str = "Cart", title: str = "ShopMall") -> ScreenView:
+    """An id-less shop page (text, role and bounds only): a title, a button, product rows."""
+    elements = [
+        el((0, 30, 500, 100), "TextView", text=title),
+        el((800, 30, 1000, 100), "Button", text=extra, clickable=True),
+    ]
+    for i, label in enumerate(rows):
+        top = 120 + 60 * i
+        elements.append(el((0, top, 1000, top + 50), "LinearLayout", text=label, clickable=True))
+    return ScreenView(Observation(SCREEN, elements=tuple(elements), app="ShopMall"))
+
+
+def test_id_less_list_rows_are_content_and_controls_are_structure() -> None:
+    """The products a page lists differ between visits; the page does not (on ids, the
+    number in ``product_3`` is masked for the same reason)."""
+    today = list_page(["Atlas backpack", "Lumen lamp", "Saved items"])
+    tomorrow = list_page(["Orbit backpack"])
+    assert today.structure_tokens() == tomorrow.structure_tokens()
+    assert RuleJudge().judge(today, Action.scroll(ScrollDirection.UP), tomorrow).verdict is (
+        JumpVerdict.IN_PAGE
+    )
+    # A button's label is what the button is: another button is another page.
+    assert list_page(["Atlas backpack"], "Orders").structure_tokens() != (today.structure_tokens())
+    # A layout framing a labelled view is a control named by it (a preference row).
+    wifi = settings_page("Wi-Fi", ["Use Wi-Fi", "Saved networks"]).structure_tokens()
+    assert "linearlayout:saved_networks" in wifi
+
+
+def test_id_less_pages_are_told_apart_by_their_top_text_and_their_fields_names() -> None:
+    """Without ids the text in the top row is the page's title: tapping a result that leads
+    to a page with the same buttons is a jump; but the title is not part of the screen's
+    skeleton (a page showing another city is the same page)."""
+    results = list_page(["Origami, what to know"], title="origami")
+    article = list_page([], title="lab-notes.io")
+    assert (results.title(), article.title()) == ("origami", "lab-notes.io")
+    tap = Action.click(500, 150)
+    assert RuleJudge().judge(results, tap, article).verdict is JumpVerdict.JUMP
+    assert list_page([], title="wikiverse.org").structure_tokens() == article.structure_tokens()
+    # A field is named by what it is called, not by what is typed into it.
+
+    def form(*names: str) -> ScreenView:
+        fields = [
+            el((0, 120 + 60 * i, 1000, 170 + 60 * i), "EditText", content_desc=n, text=f"typed {i}",
+               editable=True, clickable=True)
+            for i, n in enumerate(names)
+        ]  # fmt: skip
+        return ScreenView(Observation(SCREEN, elements=tuple(fields), app="Calendar"))
+
+    event, reminder = form("Title", "Date (e.g. Jun 20)"), form("Reminder")
+    assert "edittext:input:date_(e.g._jun_#)" in event.structure_tokens()
+    assert event.structure_tokens() != reminder.structure_tokens()
+    # With ids, the id names the field and the page's title (toolbar) counts as ever.
+    assert settings_page("Wi-Fi", ["Use Wi-Fi"]).weighted_tokens()["title:wi-fi"] == 1.0

@@ -78,11 +78,16 @@ def learn_field_words(
     """What the recorded instructions call each id-less screen field their runs typed a value
     from: "Check the Nova lamp price and note it" read the ``$…`` text of the product page,
     so that text is a "price" wherever no id says so. A word counts when at least half of the
-    instructions that used the field say it (their own values differ; the field's name stays).
+    instructions that used the field say it (their own values differ; the field's name stays),
+    and at least half of all the instructions that say it used the field: "note" in "note
+    the price" is said by every task that writes a note, whatever it reads.
     """
     parse = conventions.active().parse_id
     said: dict[str, list[set[str]]] = {}
+    overall: dict[str, int] = {}
     for trace in traces:
+        for word in content_words(trace.instruction):
+            overall[word] = overall.get(word, 0) + 1
         templates = [a for e in trace.edge_path if e in edges for a in edges[e].actions]
         used = {
             source.key
@@ -99,7 +104,9 @@ def learn_field_words(
         for found in instructions:
             for word in found:
                 counts[word] = counts.get(word, 0) + 1
-        learned[key] = frozenset(w for w, n in counts.items() if 2 * n >= len(instructions))
+        learned[key] = frozenset(
+            w for w, n in counts.items() if 2 * n >= len(instructions) and 2 * n >= overall[w]
+        )
     return learned
 
 

@@ -16,7 +16,7 @@ from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
 from guigraph.geometry import Point
-from guigraph.types import Action, ActionType, ScrollDirection
+from guigraph.types import ID_LESS_KEY, Action, ActionType, ScrollDirection
 
 _TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
 UNFILLED = re.compile(r"\{text\d+\}")
@@ -72,11 +72,28 @@ def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
     if by_value is not None:
         return by_value
     target_id = step.template.target_id
-    if target_id:
+    if target_id and _key_names_here(target_id, step, state):
         same_id = [e for e in state.elements if e.key == target_id]
         if len(same_id) == 1 or (same_id and not label):
             return same_id[0]
     return None
+
+
+def _key_names_here(key: str, step: ScriptStep, state: SemanticState) -> bool:
+    """Whether an element with ``key`` here is the step's target whatever its label says.
+
+    A resource id names the element wherever it is. An id-less key (``types.element_keys``)
+    only says "the first button with a word on it" of its screen: on another screen (the
+    cookie pop-up's "Accept" is not here, the article's "<" is) or on one not recognized (a
+    tablet's keyboard shows "Go" where the phone's form showed "Save") it is another element.
+    Nor is a list's n-th row the one to tap when the task names what to tap ("Text Farah":
+    the fourth chat is Dana's when Farah has none yet).
+    """
+    if not key.startswith(ID_LESS_KEY):
+        return True
+    if content_words(step.label) & step.task_words:
+        return False
+    return state.node_id is not None and state.node_id == str(step.node)
 
 
 def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementView | None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from guigraph.envs.conventions import Conventions, active
 from guigraph.errors import DatasetError
-from guigraph.types import Observation, UIElement
+from guigraph.types import Observation, UIElement, text_shape
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,7 +148,10 @@ class ScreenView:
                 token, weight = _structure_token(element, elements, self.conventions)
                 tokens[token] = max(weight, tokens.get(token, 0.0))
             title = self.title()
-            if title:
+            # A title known only by its place (``_top_text``) is often content, a city or a
+            # contact's name: it tells a jump (the judge), but one screen showing another
+            # city is still that screen.
+            if title and any(e.resource_id for e in elements):
                 tokens[f"title:{title}"] = 1.0
             self._tokens = tokens
         return self._tokens
@@ -234,15 +237,34 @@ def _structure_token(
             return token, FRAMEWORK_WEIGHT
         return token, 1.0
     if element.editable:
-        return f"{role}:input", 1.0  # what is typed into a field is content, not structure
+        # What is typed into a field is content; what the field is called is structure
+        # (with ids the id says it: "Title" and "Date" are two fields, not two inputs).
+        name = _DIGITS.sub("#", element.content_desc.strip().lower())
+        return (f"{role}:input:{'_'.join(name.split())}" if name else f"{role}:input"), 1.0
     if not element.clickable:
         # Unnamed text is content (an article, a song title), not structure.
         bare = not (element.text or element.content_desc)
         scaffold = bare and conventions.is_container(element.class_name)
         return role, SCAFFOLD_WEIGHT if scaffold else 1.0
     label = element.text or element.content_desc or _inner_text(element, elements)
+    if _is_list_item(element, conventions):
+        # What a list's rows show is content (the products a search found), as the number
+        # in a row's id is (``product_3``): only the kind of text stays, so the same list
+        # with other rows is one screen.
+        return f"{role}:{text_shape(label)}", 1.0
     label = _DIGITS.sub("#", label.strip().lower())
     return f"{role}:{'_'.join(label.split())}", 1.0
+
+
+def _is_list_item(element: UIElement, conventions: Conventions) -> bool:
+    """An id-less tappable layout that shows a text of its own: a row of a list (a search
+    result, a chat). A layout framing labelled views of their own (a preference row, a
+    button drawn as a layout) is a control, named by their label (``_inner_text``)."""
+    return (
+        not element.resource_id
+        and bool(element.text)
+        and conventions.is_container(element.class_name)
+    )
 
 
 def _content_free(name: str, text: str) -> str:
@@ -297,7 +319,22 @@ def _raw_title(elements: tuple[UIElement, ...], conventions: Conventions) -> str
         text = _inner_text(bar, tuple(e for e in elements if not e.clickable))
         if text:
             return text
-    return ""
+    return _top_text(elements)
+
+
+def _top_text(elements: tuple[UIElement, ...]) -> str:
+    """A screen with no ids at all (text, role and bounds only) names no title: the text in
+    its top row is its title, where an app bar writes it. A tap that changes it went to
+    another page (a search result's article has the results list's buttons and one more).
+    Not where any element has an id: there the ids say."""
+    if not elements or any(e.resource_id for e in elements):
+        return ""
+    texts = [e for e in elements if e.text and not e.clickable and not e.editable]
+    if not texts:
+        return ""
+    first = min(texts, key=lambda e: (e.bbox.y1, e.bbox.x1))
+    above = any(e.bbox.y2 <= first.bbox.y1 for e in elements)
+    return "" if above else first.text
 
 
 def _clean(text: str) -> str:
