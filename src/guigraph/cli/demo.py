@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 CONDITION_TITLES = {"seen": "seen", "unseen_templates": "unseen", "other_device": "tablet"}
 
 
+# Options of every command that records SimPhone logs and builds the demo's KB from them.
+JsonResult = Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")]
+LogEpisodes = Annotated[
+    int, typer.Option("--episodes", min=2, help="Episodes of SimPhone logs to record.")
+]
+LogSeed = Annotated[int, typer.Option("--seed", help="Seed of the recorded logs.")]
+
+
 def register(app: typer.Typer) -> None:
     app.command("demo")(demo)
 
@@ -39,13 +47,9 @@ def demo(
             help="simphone (the embedded phone), or web: MiniWoB++ in Chromium (extra web).",
         ),
     ] = "simphone",
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the results as one JSON object.")
-    ] = False,
-    episodes: Annotated[
-        int, typer.Option("--episodes", min=2, help="Episodes of SimPhone logs to record.")
-    ] = 300,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the recorded logs.")] = 11,
+    as_json: JsonResult = False,
+    episodes: LogEpisodes = 300,
+    seed: LogSeed = 11,
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Delete the run folder first instead of resuming.")
     ] = False,

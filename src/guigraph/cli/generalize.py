@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from guigraph.cli.demo import JsonResult, LogEpisodes, LogSeed
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -33,13 +35,9 @@ def generalize(
             "the development half.",
         ),
     ] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the results as one JSON object.")
-    ] = False,
-    episodes: Annotated[
-        int, typer.Option("--episodes", min=2, help="Episodes of SimPhone logs to record.")
-    ] = 300,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the recorded logs.")] = 11,
+    as_json: JsonResult = False,
+    episodes: LogEpisodes = 300,
+    seed: LogSeed = 11,
     skin: Annotated[
         str, typer.Option("--skin", help="How SimPhone reports elements (as for the demo).")
     ] = "standard",
