@@ -26,7 +26,7 @@ from demo_cases import show
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.compiler.index import GraphView
-from guigraph.envs.simphone.env import SimPhone
+from guigraph.envs import make
 from guigraph.envs.simphone.generalize import Half, Kind, item_task, packaged, recorded_item
 from guigraph.eval.demo import load_results
 from guigraph.eval.generalize import RESULTS
@@ -37,10 +37,17 @@ def rerun(row: dict[str, Any], kb: KnowledgeBase, view: GraphView) -> tuple[bool
     items = {item.item_id: item for item in packaged().items}
     item = items.get(row["item_id"]) or recorded_item(row["template_id"])
     task = item_task(item, row["seed"])
-    env = SimPhone("Pixel 7 Pro")
-    team = rule_team(kb, view, TeamOptions(memory=row["memory"]))
-    result = run_episode(env, team, task, seed=row["seed"], budget=Budget(max_steps=40))
-    return env.task_succeeded(), result, team
+    # The device and skin the benchmark ran on (rows written before they were recorded ran on
+    # the defaults): the same env as ``eval.suite.run_task`` builds.
+    device, skin = row.get("device", "Pixel 7 Pro"), row.get("skin", "standard")
+    env = make("simphone", device=device, skin=skin)
+    try:
+        team = rule_team(kb, view, TeamOptions(memory=row["memory"]))
+        result = run_episode(env, team, task, seed=row["seed"], budget=Budget(max_steps=40))
+        verdict = env.evaluate()
+    finally:
+        env.close()
+    return verdict is not None and verdict.success, result, team
 
 
 def main() -> None:

@@ -3,6 +3,7 @@ items (reworded tasks and new pairings)."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -207,6 +208,9 @@ def test_a_run_records_its_half_resumes_and_logs_every_frozen_run(tmp_path: Path
     assert report["pairing"]["trace"]["episodes"] == 1
     lines = (tmp_path / "run" / "generalize-dev.jsonl").read_text().splitlines()
     assert len(lines) == 6
+    # each case names the world it ran on, so a re-run (bench/generalize_cases.py) uses it too
+    first = json.loads(lines[0])
+    assert (first["device"], first["skin"]) == ("Pixel 7 Pro", "standard")
     again = run_generalize(tmp_path / "run", dev, benchmark=benchmark)  # resumed: nothing rerun
     assert (tmp_path / "run" / "generalize-dev.jsonl").read_text().splitlines() == lines
     assert {k: again[k] for k in ("reworded", "pairing")} == {

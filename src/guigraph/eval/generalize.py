@@ -180,7 +180,8 @@ def _run(path: Path, cases: list[GeneralizeCase], items: dict[str, Item],
                 outcome = run_task(task, case.seed, memory, kb, view, demo.max_steps,
                                    device=demo.device, skin=demo.skin)  # fmt: skip
                 row = {"key": case.key, **asdict(case), "template_id": item.template_id,
-                       "instruction": task.instruction, **outcome}  # fmt: skip
+                       "instruction": task.instruction, "device": demo.device,
+                       "skin": demo.skin, **outcome}  # fmt: skip
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
                 rows.append(row)
