@@ -109,7 +109,9 @@ class KnowledgeBase:
         version = rows.get("schema_version")
         if version != str(SCHEMA_VERSION):
             raise KnowledgeBaseError(
-                f"{db}: field 'schema_version' expected {SCHEMA_VERSION}, got {version!r}"
+                f"{db}: field 'schema_version' expected {SCHEMA_VERSION}, got {version!r}: "
+                "written by another guigraph version; build it again from its logs with "
+                "`guigraph build LOGS --kb NEW_FOLDER`"
             )
         return cls(folder, conn, KBSettings.from_dict(json.loads(rows["build"])))
 
