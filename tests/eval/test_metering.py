@@ -75,3 +75,25 @@ def test_a_call_that_gives_up_is_metered_with_its_retries(
     assert (counts.calls, counts.retried, counts.given_up) == (0, 2, 1)
     (record,) = client.ledger.snapshot()
     assert record.attempts == 3 and "3 attempt" in record.error
+
+
+def test_a_cancelled_call_is_neither_retried_nor_metered_and_frees_its_slot() -> None:
+    meter = Meter()
+    limit = own_limit(1)
+
+    async def cancel_midway(client: ChatClient) -> None:
+        task = asyncio.create_task(client.acomplete(HELLO, tags=TAGS))
+        await asyncio.sleep(0.3)  # the request is in flight at the slow server
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await client.aclose()
+
+    with FakeModelServer(default=Reply.slow(2.0)) as server:
+        client = MeteredClient(
+            fast_config(server, timeout_s=5.0), role="planner", limit=limit, meter=meter
+        )
+        asyncio.run(cancel_midway(client))
+        assert server.request_count == 1
+    assert limit.in_use == 0
+    assert client.ledger.snapshot() == [] and meter.episode("ep-1").roles == {}
