@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +25,6 @@ from guigraph.llm.client import ChatClient, ChatResult
 from guigraph.llm.config import RoleModels
 from guigraph.llm.hub import ModelHub
 from guigraph.llm.limits import ConcurrencyLimit
-from guigraph.llm.messages import ChatMessage
 from guigraph.llm.usage import UsageTags
 
 #: Roles whose replies must be a JSON object (model_roles.RoleClient.ask_json).
@@ -148,37 +146,19 @@ class MeteredClient(ChatClient):
         super().__init__(*args, **kwargs)
         self.meter = meter
 
-    def complete(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        json_schema: dict[str, Any] | None = None,
-        tags: UsageTags | None = None,
-    ) -> ChatResult:
-        try:
-            result = super().complete(messages, json_schema=json_schema, tags=tags)
-        except ModelCallError as exc:
-            self.meter.failed(tags, self.role, exc)
-            raise
-        cost = self.config.prices.cost(result.prompt_tokens, result.completion_tokens)
-        self.meter.called(tags, self.role, result, cost)
-        return result
+    # Both entry points (sync and async) account every answer and every failure through
+    # these two, so hooking them meters each call once, cached answers included.
 
-    async def acomplete(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        json_schema: dict[str, Any] | None = None,
-        tags: UsageTags | None = None,
-    ) -> ChatResult:
-        try:
-            result = await super().acomplete(messages, json_schema=json_schema, tags=tags)
-        except ModelCallError as exc:
-            self.meter.failed(tags, self.role, exc)
-            raise
+    def _account(self, result: ChatResult, images: int, tags: UsageTags | None) -> None:
+        super()._account(result, images, tags)
         cost = self.config.prices.cost(result.prompt_tokens, result.completion_tokens)
         self.meter.called(tags, self.role, result, cost)
-        return result
+
+    def _account_failure(
+        self, error: ModelCallError, images: int, attempts: int, tags: UsageTags | None
+    ) -> None:
+        super()._account_failure(error, images, attempts, tags)
+        self.meter.failed(tags, self.role, error)
 
 
 class MeteredHub(ModelHub):

@@ -18,7 +18,8 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,26 +112,11 @@ class ChatClient:
         json_schema: dict[str, Any] | None = None,
         tags: UsageTags | None = None,
     ) -> ChatResult:
-        forms = structured.forms_to_try(self.config) if json_schema is not None else ["none"]
-        started = time.perf_counter()
-        for number, form in enumerate(forms):
-            prepared = self._prepare(messages, json_schema, form)
-            hit = self._from_cache(prepared, tags)
-            if hit is not None:
-                return hit
-            attempts = 0
-            try:
-                for attempt in self._retry.sync():
-                    with attempt:
-                        attempts += 1
-                        with self.limit.slot():
-                            reply = self._call_sync(prepared.params)
-            except Exception as exc:
-                if self._falls_back(exc, form, number, len(forms)):
-                    continue
-                raise self._failed(exc, prepared, attempts, tags) from exc
-            return self._finish(prepared, reply, started, attempts, tags, form, json_schema)
-        raise AssertionError("unreachable: the last form never falls back")
+        call = _Call(self, messages, json_schema, tags)
+        for prepared in call.requests():
+            with call.sending():
+                call.reply = self._retry.sync()(self._attempt_sync, call, prepared)
+        return call.result()
 
     async def acomplete(
         self,
@@ -139,26 +125,23 @@ class ChatClient:
         json_schema: dict[str, Any] | None = None,
         tags: UsageTags | None = None,
     ) -> ChatResult:
-        forms = structured.forms_to_try(self.config) if json_schema is not None else ["none"]
-        started = time.perf_counter()
-        for number, form in enumerate(forms):
-            prepared = self._prepare(messages, json_schema, form)
-            hit = self._from_cache(prepared, tags)
-            if hit is not None:
-                return hit
-            attempts = 0
-            try:
-                async for attempt in self._retry.asynchronous():
-                    with attempt:
-                        attempts += 1
-                        async with self.limit.slot_async():
-                            reply = await self._call_async(prepared.params)
-            except Exception as exc:
-                if self._falls_back(exc, form, number, len(forms)):
-                    continue
-                raise self._failed(exc, prepared, attempts, tags) from exc
-            return self._finish(prepared, reply, started, attempts, tags, form, json_schema)
-        raise AssertionError("unreachable: the last form never falls back")
+        call = _Call(self, messages, json_schema, tags)
+        for prepared in call.requests():
+            with call.sending():
+                call.reply = await self._retry.asynchronous()(self._attempt_async, call, prepared)
+        return call.result()
+
+    # The one thing the two entry points do differently: one attempt, which tenacity repeats.
+
+    def _attempt_sync(self, call: _Call, prepared: _Prepared) -> dict[str, Any]:
+        call.attempts += 1
+        with self.limit.slot():
+            return self._call_sync(prepared.params)
+
+    async def _attempt_async(self, call: _Call, prepared: _Prepared) -> dict[str, Any]:
+        call.attempts += 1
+        async with self.limit.slot_async():
+            return await self._call_async(prepared.params)
 
     def _falls_back(self, exc: BaseException, form: str, number: int, count: int) -> bool:
         """A rejected structured-output form: remember it and try the next form."""
@@ -177,13 +160,7 @@ class ChatClient:
         if not retry.is_model_failure(exc):
             return exc  # a bug of ours, not the server's: let it show as itself
         error = retry.as_model_error(exc, self.config, attempts, prepared.images)
-        self.ledger.record(
-            UsageRecord(
-                model=self.config.model, tags=self._tags(tags), prompt_tokens=0,
-                completion_tokens=0, images=prepared.images, cost_usd=0.0, latency_s=0.0,
-                attempts=attempts, error=str(error)[:300],
-            )
-        )  # fmt: skip
+        self._account_failure(error, prepared.images, attempts, tags)
         return error
 
     def complete_json(
@@ -298,6 +275,19 @@ class ChatClient:
             )
         )
 
+    def _account_failure(
+        self, error: ModelCallError, images: int, attempts: int, tags: UsageTags | None
+    ) -> None:
+        """The ledger row of a call given up; with ``_account``, the one place each outcome of
+        either entry point is recorded (``MeteredClient`` extends both)."""
+        self.ledger.record(
+            UsageRecord(
+                model=self.config.model, tags=self._tags(tags), prompt_tokens=0,
+                completion_tokens=0, images=images, cost_usd=0.0, latency_s=0.0,
+                attempts=attempts, error=str(error)[:300],
+            )
+        )  # fmt: skip
+
     def _describe(self) -> str:
         return f"{self.config.model} at {self.config.base_url}"
 
@@ -355,6 +345,74 @@ class ChatClient:
             async for chunk in stream:
                 collector.add(chunk)
         return collector.result()
+
+
+class _Call:
+    """One ``complete`` call apart from sending: the structured-output forms tried in turn,
+    the cache, the fallback to the next form when the server rejects one, and the accounting
+    of the outcome. Kept apart so the sync and async entry points share all of it and differ
+    only in how they send a request (with retries)."""
+
+    def __init__(
+        self,
+        client: ChatClient,
+        messages: Sequence[ChatMessage],
+        json_schema: dict[str, Any] | None,
+        tags: UsageTags | None,
+    ):
+        self.client = client
+        self.messages = messages
+        self.json_schema = json_schema
+        self.tags = tags
+        self.forms = structured.forms_to_try(client.config) if json_schema is not None else ["none"]
+        self.started = time.perf_counter()
+        self.attempts = 0  # of the current form; counted by the attempt itself
+        self.reply: dict[str, Any] | None = None  # the server's answer, set by the sender
+        self._form = ""
+        self._number = 0
+        self._prepared: _Prepared | None = None
+        self._result: ChatResult | None = None
+
+    def requests(self) -> Iterator[_Prepared]:
+        """Each form's request in turn, until one is answered from the cache or the server
+        (the sender sets ``reply``); the next form comes only when ``sending`` let the last
+        one fall back. The answer is cached and accounted here, outside ``sending``, so a
+        failure there is not taken for the server's."""
+        for number, form in enumerate(self.forms):
+            self._number, self._form = number, form
+            self._prepared = self.client._prepare(self.messages, self.json_schema, self._form)
+            self._result = self.client._from_cache(self._prepared, self.tags)
+            if self._result is not None:
+                return
+            self.attempts = 0
+            yield self._prepared
+            if self.reply is not None:
+                self._result = self.client._finish(
+                    self._prepared, self.reply, self.started, self.attempts, self.tags,
+                    self._form, self.json_schema,
+                )  # fmt: skip
+                return
+
+    @contextmanager
+    def sending(self) -> Iterator[None]:
+        """Around one form's send: a rejected form falls back (the error is swallowed and
+        ``requests`` goes on); any other failure is accounted and raised as the caller's."""
+        assert self._prepared is not None, "sending() belongs inside requests()"
+        try:
+            yield
+        except Exception as exc:
+            client = self.client
+            if client._falls_back(exc, self._form, self._number, len(self.forms)):
+                return
+            error = client._failed(exc, self._prepared, self.attempts, self.tags)
+            if error is exc:
+                raise
+            raise error from exc
+
+    def result(self) -> ChatResult:
+        if self._result is None:
+            raise AssertionError("unreachable: the last form never falls back")
+        return self._result
 
 
 _PATH = "/chat/completions"
