@@ -14,13 +14,13 @@ from guigraph.data.check import check_dataset
 from guigraph.data.droidbot import ImportSummary, import_droidbot, intent_package
 from guigraph.data.fields import Problem
 from guigraph.data.odyssey import OdysseyDataset, read_episode
+from guigraph.envs.simphone.droidbot_writer import WriterSettings, write_droidbot
 from guigraph.envs.simphone.recorder import record
 from guigraph.eval.matching import ACTION_CORRECT, ACTION_FAIL, match_step
 from guigraph.eval.steps import predicted_step
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.truth import check
-from guigraph.testing.droidbot_writer import WriterSettings, write_droidbot
 from guigraph.types import ActionType, ScrollDirection
 
 

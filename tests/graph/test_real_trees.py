@@ -11,6 +11,7 @@ import pytest
 
 from guigraph.data.droidbot import import_droidbot
 from guigraph.data.odyssey import OdysseyDataset
+from guigraph.envs.simphone.droidbot_writer import WriterSettings, write_droidbot
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.judge import JumpVerdict, RuleJudge
@@ -18,7 +19,6 @@ from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.screen import FRAMEWORK_WEIGHT, SCAFFOLD_WEIGHT, ScreenView
 from guigraph.graph.settings import KBSettings
 from guigraph.graph.truth import check
-from guigraph.testing.droidbot_writer import WriterSettings, write_droidbot
 from guigraph.types import Action, Observation, ScrollDirection, UIElement
 
 SCREEN = ScreenSize(1080, 2340)
