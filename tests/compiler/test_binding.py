@@ -49,6 +49,14 @@ def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> No
     answer = "Tell Dana in a message saying who sings Gold Hearts"
     asked = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
     assert asked.unfilled == 1  # the answer is wanted: the artist, read off the player
+    # Which verbs want the answer is the world language's: with none, the question is typed.
+    from dataclasses import replace
+
+    from guigraph.envs import conventions
+
+    with conventions.using(replace(conventions.ANDROID, answer_verbs=frozenset())):
+        plain = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
+    assert plain.unfilled == 0 and plain.steps[0].text == "who sings Gold Hearts"
 
 
 def test_each_slot_of_an_edge_that_types_twice_is_read_from_its_own_step() -> None:

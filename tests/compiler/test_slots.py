@@ -134,6 +134,24 @@ def test_a_pronoun_value_takes_the_first_clause_object() -> None:
     assert fill_slot("Doctor visit", old, new, titled=True) == "Trip to Cairo"
 
 
+def test_pronouns_and_name_details_are_the_world_languages() -> None:
+    """The pronoun, article and detail words come from the active conventions: a world whose
+    language lists none of them gets the aligned word itself, not an antecedent."""
+    from dataclasses import replace
+
+    from guigraph.envs import conventions
+
+    old = "Add Doctor visit to my calendar on Jun 30 at 10:45"
+    new = "Plan a trip to Cairo on Jul 24 at 07:00: add it to the calendar, then text Hiro"
+    bare = replace(conventions.ANDROID, pronouns=frozenset(), articles=(), detail_prepositions=())
+    with conventions.using(bare):
+        assert fill_slot("Doctor visit", old, new, titled=True) != "Trip to Cairo"
+    other = replace(conventions.ANDROID, articles=("a",), detail_prepositions=("until",))
+    with conventions.using(other):  # "on Jul 24 ..." is no detail in this language
+        kept = fill_slot("Doctor visit", old, new, titled=True)
+    assert kept is not None and kept.startswith("Trip to Cairo on Jul 24")
+
+
 def test_a_value_of_another_kind_is_refused() -> None:
     old = "Check the temperature in Oslo and save it in a note titled Work"
     new = "Plan a trip to Sydney: note the temperature under Shopping and text it to Hiro"

@@ -265,14 +265,18 @@ def _types_slot(step: ScriptStep, key: SlotKey) -> bool:
     )
 
 
-_QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "how"})
-
-
 def _asks(value: str, instruction: str) -> bool:
     """The question itself where the task wants its answer: "Tell Dana who sings Gold
-    Hearts" is not the message "who sings Gold Hearts" ("Ask Dana ..." would be)."""
+    Hearts" is not the message "who sings Gold Hearts" ("Ask Dana ..." would be). The
+    question and answer words are the language's (``Conventions``)."""
+    language = conventions.active()
     first = value.split(maxsplit=1)[0].lower() if value.strip() else ""
-    return first in _QUESTION_WORDS and instruction.lstrip().lower().startswith("tell ")
+    verb = instruction.split(maxsplit=1)
+    return (
+        first in language.question_words
+        and len(verb) == 2
+        and verb[0].lower() in language.answer_verbs
+    )
 
 
 def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
+from guigraph.envs import conventions
+
 _WORD = re.compile(r"[\w°$€£%.:'’-]+")
 # A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
 _QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
@@ -278,7 +280,7 @@ def fill_slot(
     if foreign is not None:
         named = [v for v in named if not foreign(v)]
     if aligned:
-        if aligned.lower() in PRONOUNS:
+        if aligned.lower() in conventions.active().pronouns:
             # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip.
             return _antecedent(new_instruction, capitalized=example[:1].isupper())
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
@@ -303,10 +305,19 @@ def fill_slot(
     return quoted[0] if len(quoted) == 1 else None
 
 
-PRONOUNS = frozenset({"it", "this", "that", "them"})
-_ARTICLE = re.compile(r"^(?:a|an|the|my|our)\s+", re.IGNORECASE)
-#: A phrase that gives a date, time or place detail of the object, not part of its name.
-_DETAIL = re.compile(r"\s+(?:on|at|for|by|from|until)\s+(?:\S+\s+)?\S*\d.*$", re.IGNORECASE)
+@functools.lru_cache(maxsize=8)
+def _name_patterns(
+    articles: tuple[str, ...], prepositions: tuple[str, ...]
+) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The language's articles before a name, and a date, time or place detail after it (a
+    preposition and a number: "on Jul 24"), as patterns; None where the language has none."""
+    article = detail = None
+    if articles:
+        article = re.compile(rf"^(?:{'|'.join(map(re.escape, articles))})\s+", re.IGNORECASE)
+    if prepositions:
+        either = "|".join(map(re.escape, prepositions))
+        detail = re.compile(rf"\s+(?:{either})\s+(?:\S+\s+)?\S*\d.*$", re.IGNORECASE)
+    return article, detail
 
 
 def _antecedent(instruction: str, capitalized: bool) -> str | None:
@@ -317,8 +328,12 @@ def _antecedent(instruction: str, capitalized: bool) -> str | None:
     parts = first.split(maxsplit=1)
     if len(parts) < 2:
         return None
-    phrase = _ARTICLE.sub("", _DETAIL.sub("", parts[1])).strip(" .")
-    if not phrase or phrase.lower() in PRONOUNS:
+    language = conventions.active()
+    article, detail = _name_patterns(language.articles, language.detail_prepositions)
+    phrase = parts[1]
+    phrase = detail.sub("", phrase) if detail else phrase
+    phrase = (article.sub("", phrase) if article else phrase).strip(" .")
+    if not phrase or phrase.lower() in language.pronouns:
         return None
     return phrase[:1].upper() + phrase[1:] if capitalized else phrase
 

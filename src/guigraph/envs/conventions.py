@@ -68,6 +68,19 @@ ENGLISH_NUMBER_WORDS: Mapping[str, int] = {
     "hundred": 100,
 }  # fmt: skip
 
+#: Words of English that stand for something the task said before ("add it to the calendar").
+ENGLISH_PRONOUNS = frozenset({"it", "this", "that", "them"})
+#: Words before a noun phrase that are not part of a thing's name ("the trip" is "Trip").
+ENGLISH_ARTICLES = ("a", "an", "the", "my", "our")
+#: Prepositions that start a date, time or place detail of a thing, not part of its name
+#: ("a trip to Cairo on Jul 24": the name ends before "on").
+ENGLISH_DETAIL_PREPOSITIONS = ("on", "at", "for", "by", "from", "until")
+#: Words that open a question.
+ENGLISH_QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "how"})
+#: Verbs whose object question wants its answer passed on ("Tell Dana who sings X"), where
+#: another verb would pass the question itself ("Ask Dana who sings X").
+ENGLISH_ANSWER_VERBS = frozenset({"tell"})
+
 #: A number joined to its unit by a hyphen ("25-minute", "70-percent"): the unit is a word.
 _NUMBER_HYPHEN_UNIT = re.compile(r"(?<![\w-])(\d+)-(?=[^\W\d])")
 #: Text in quotes is a value to type as written ("Text Bo 'one more thing'").
@@ -112,6 +125,14 @@ class Conventions:
     pager_classes: tuple[str, ...] = ()
     #: Number words of the world's language -> their value (``ENGLISH_NUMBER_WORDS``).
     number_words: Mapping[str, int] = field(default_factory=dict)
+    #: The rest of what the model-free team reads of the task's language (``ENGLISH_*``):
+    #: pronouns, articles, prepositions of a detail, question words, answer verbs. Empty
+    #: means the rules that use them do not apply.
+    pronouns: frozenset[str] = frozenset()
+    articles: tuple[str, ...] = ()
+    detail_prepositions: tuple[str, ...] = ()
+    question_words: frozenset[str] = frozenset()
+    answer_verbs: frozenset[str] = frozenset()
 
     def with_digits(self, text: str) -> str:
         """``text`` with its spelled-out numbers in digits, as screens show them ("a
@@ -217,6 +238,11 @@ ANDROID = Conventions(
     transient_words=frozenset({"dialog", "popup", "alert", "toast", "snackbar"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
     number_words=ENGLISH_NUMBER_WORDS,
+    pronouns=ENGLISH_PRONOUNS,
+    articles=ENGLISH_ARTICLES,
+    detail_prepositions=ENGLISH_DETAIL_PREPOSITIONS,
+    question_words=ENGLISH_QUESTION_WORDS,
+    answer_verbs=ENGLISH_ANSWER_VERBS,
     framework_apps=frozenset({"android"}),
     container_classes=(
         "Layout",
@@ -258,6 +284,11 @@ WEB = Conventions(
     transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
     question_fields=ENGLISH_QUESTION_FIELDS,
     number_words=ENGLISH_NUMBER_WORDS,
+    pronouns=ENGLISH_PRONOUNS,
+    articles=ENGLISH_ARTICLES,
+    detail_prepositions=ENGLISH_DETAIL_PREPOSITIONS,
+    question_words=ENGLISH_QUESTION_WORDS,
+    answer_verbs=ENGLISH_ANSWER_VERBS,
     opens_apps_by="url",
     # ARIA roles of fields (a <select> is typed into too: its option's label).
     field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),
