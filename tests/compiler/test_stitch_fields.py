@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from guigraph.compiler.fields import asked_fields, learn_field_words, offered_fields, until_shown
+from guigraph.compiler.fields import (
+    asked_fields,
+    carry_asked_fields,
+    describes,
+    learn_field_words,
+    offered_fields,
+    until_shown,
+)
 from guigraph.compiler.script import ScriptStep
 from guigraph.graph.records import ActionTemplate, Edge, Node, TextSource, Trace
 from guigraph.types import UIElement
@@ -170,3 +177,44 @@ def test_a_field_shown_beside_the_one_the_donor_carried_is_not_carried_instead()
         [screen("music:id/song_title")],
         context("Tell Bo who sings Gold Hearts"),
     )
+
+
+def lyrics_node() -> Node:
+    elements = [
+        {"resource_id": "music:id/title", "text": "Lyrics"},
+        {"resource_id": "music:id/lyric_0", "text": "Slow sky again"},
+        {"resource_id": "music:id/lyric_1", "text": "Under we on"},
+    ]
+    return Node(
+        node_id=55, app="Tunes", description="Tunes: Lyrics", state_text="",
+        screenshot_path=None, visits=1, first_episode="e1", example_elements=ui(*elements),
+    )  # fmt: skip
+
+
+def test_a_trace_carries_the_field_the_task_asks_for_where_it_passes_one() -> None:
+    """The donor posted a song's first lyric line; "who sings" asks for the artist the player
+    showed on the way. A task asking for the first line keeps the donor's field, known by
+    what the recorded tasks reading it called it."""
+    lyric = TextSource.screen("music:id/lyric_0")
+    steps = [
+        ScriptStep(41, ActionTemplate(type="click", target_label="Gold Hearts"), 42, "Tunes", "t"),
+        ScriptStep(42, ActionTemplate(type="click", target_label="Lyrics"), 55, "Tunes", "t"),
+        ScriptStep(9, ActionTemplate(type="type", text="{text1}"), None, "Chirp", "t",
+                   screen_slots=(("text1", lyric),)),
+    ]  # fmt: skip
+    nodes = {42: player(), 55: lyrics_node()}
+    said = {"music:id/lyric_0": frozenset({"first", "line", "lyric"})}
+
+    def carried(instruction: str) -> TextSource:
+        asked = asked_fields(instruction, ALIASES)
+        result = carry_asked_fields(steps, asked, nodes, lambda s: "tunes", said=said)
+        assert not describes(lyric, asked, said=said) or result[-1].screen_slots[0][1] == lyric
+        return result[-1].screen_slots[0][1]
+
+    assert carried("Post on Chirp who sings Gold Hearts") == TextSource.screen("music:id/artist")
+    assert carried("Look up the artist of Gold Hearts and share the name") == TextSource.screen(
+        "music:id/artist"
+    )
+    assert carried("Chirp the first line of the song Gold Hearts") == lyric
+    # Nothing shown answers the task: the donor's field stays.
+    assert carried("Share Gold Hearts on Chirp") == lyric

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guigraph.compiler.values import ValueIndex, label_in_instruction
+from guigraph.compiler.values import ValueIndex, label_in_instruction, label_named_as_shown
 
 CITY_SEARCH = (3, "type:city name")
 PRODUCT_SEARCH = (4, "type:search products")
@@ -93,3 +93,45 @@ def test_a_value_holding_a_known_value_of_another_kind_is_foreign_where_that_kin
 
 def test_percent_with_a_space_names_a_percent_label() -> None:
     assert label_in_instruction("30%", "Adjust screen brightness: 30 %")
+
+
+def test_a_label_is_named_as_a_value_only_as_the_screen_writes_it() -> None:
+    # The note "Groceries" is named as shown; the "Lyrics" button is talked about.
+    assert label_named_as_shown("Groceries", "Send the content of my note Groceries to Dana")
+    assert not label_named_as_shown("Lyrics", "Open the lyrics of Fire Lights")
+    # A capital only because the sentence starts there is no evidence.
+    assert not label_named_as_shown("Like", "Like the song Paper Lights")
+    # A label without capitals cannot tell by case.
+    assert label_named_as_shown("vina", "Call Vina back")
+
+
+def test_buttons_each_named_by_their_own_tasks_are_controls_not_values() -> None:
+    """The player's "Lyrics" and "Like": each tapped only by the tasks that talk about it,
+    so by share alone they looked like a set of values (and a task that never says "lyrics"
+    had an open value to fill)."""
+    values = ValueIndex()
+    player = 42
+    runs = [("Lyrics", "Open the lyrics of Fire Lights and post its first line")] * 4
+    runs += [("Like", "Like the song Paper Lights")] * 4
+    runs += [("Favorites", "Put the song Gold Roads on the Favorites playlist")] * 2
+    runs += [("Workout", "Put the song Echo Roads on the Workout playlist")] * 2
+    for label, instruction in runs:
+        values.visits[player] += 1
+        named = label_named_as_shown(label, instruction)
+        values.tapped[(player, label)][0] += int(named)
+        values.tapped[(player, label)][1] += 1
+        if named:
+            values.by_site[(player, "click")].add(label)
+    assert not values.is_value_label(player, "Lyrics", runs[0][1])
+    assert not values.is_value_label(player, "Like", runs[4][1])
+    assert values.is_value_label(player, "Favorites", runs[8][1])
+
+
+def test_names_said_are_recorded_values_written_as_names() -> None:
+    values = index()
+    values.by_site[(9, "click")] |= {"Chen", "Dana"}
+    said = values.names_said("Text Chen the first line of the lyrics of Echo Stars")
+    assert said == ["Chen"]
+    # Lower-case ("rome") or only at the sentence start is not naming the value.
+    assert values.names_said("Rome is where the weather is checked") == []
+    assert values.names_said("check the weather in rome") == []

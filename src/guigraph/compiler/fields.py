@@ -9,6 +9,7 @@ donor went on to buy the product whose price this task only asks for).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.slots import content_words, words
@@ -73,14 +74,15 @@ def source_words(
 
 
 def learn_field_words(
-    traces: Sequence[Trace], edges: Mapping[int, Edge]
+    traces: Sequence[Trace], edges: Mapping[int, Edge], every_field: bool = False
 ) -> dict[str, frozenset[str]]:
     """What the recorded instructions call each id-less screen field their runs typed a value
     from: "Check the Nova lamp price and note it" read the ``$…`` text of the product page,
     so that text is a "price" wherever no id says so. A word counts when at least half of the
     instructions that used the field say it (their own values differ; the field's name stays),
     and at least half of all the instructions that say it used the field: "note" in "note
-    the price" is said by every task that writes a note, whatever it reads.
+    the price" is said by every task that writes a note, whatever it reads. ``every_field``:
+    fields with an id too (what the tasks that read "lyric_0" call it: "first line").
     """
     parse = conventions.active().parse_id
     said: dict[str, list[set[str]]] = {}
@@ -95,9 +97,11 @@ def learn_field_words(
             for _, source in template.text_sources
             if source.from_screen
         }
+        # Asked of every field, its run's own values are no name for it ("Glass Lights").
+        own = {w for v in trace.values.values() for w in content_words(v)} if every_field else set()
         for key in used:
-            if not parse(key).name:
-                said.setdefault(key, []).append(content_words(trace.instruction))
+            if every_field or not parse(key).name:
+                said.setdefault(key, []).append(content_words(trace.instruction) - own)
     learned: dict[str, frozenset[str]] = {}
     for key, instructions in said.items():
         counts: dict[str, int] = {}
@@ -108,6 +112,65 @@ def learn_field_words(
             w for w, n in counts.items() if 2 * n >= len(instructions) and 2 * n >= overall[w]
         )
     return learned
+
+
+def answers_more(
+    field: TextSource,
+    carried: Sequence[TextSource],
+    asked: Collection[str],
+    learned: Mapping[str, frozenset[str]] | None = None,
+) -> bool:
+    """Whether ``field`` answers more of the task than every field in ``carried``: the
+    donor read the first lyric line, and the other lines shown beside it ("lyric 3") answer
+    "the first line of the lyrics" no better; the event's date answers "the time of my
+    event" no better than the event time the donor read."""
+    answers = source_words(field, learned) & set(asked)
+    return not any(answers <= source_words(c, learned) & set(asked) for c in carried)
+
+
+def describes(
+    source: TextSource,
+    asked: Collection[str],
+    learned: Mapping[str, frozenset[str]] | None = None,
+    said: Mapping[str, frozenset[str]] | None = None,
+) -> bool:
+    """Whether the task asks for the value of ``source``, by the field's name or by what the
+    recorded tasks reading it call it."""
+    named = source_words(source, learned) | (said or {}).get(source.key, frozenset())
+    return bool(named & set(asked))
+
+
+def carry_asked_fields(
+    steps: Sequence[ScriptStep],
+    asked: Collection[str],
+    nodes: Mapping[int, Node],
+    app_of: Callable[[TextSource], str],
+    learned: Mapping[str, frozenset[str]] | None = None,
+    said: Mapping[str, frozenset[str]] | None = None,
+) -> list[ScriptStep]:
+    """Each value read off a screen and typed later comes from the field the task asks for,
+    where the app it was read in shows one on the way: the donor posted a song's first lyric
+    line, the task posts who sings it, and the player the donor passed shows the artist. The
+    field the donor read stays when it answers any of the task, by its name or by what the
+    recorded tasks reading it call it (``said``: "first line" for ``lyric_0``); the event
+    time the donor carried answers "when", and the date beside it would answer no better."""
+    said = said or {}
+    result: list[ScriptStep] = []
+    for index, step in enumerate(steps):
+        if step.screen_slots:
+            slots = []
+            for slot, source in step.screen_slots:
+                if describes(source, asked, learned, said):
+                    slots.append((slot, source))
+                    continue
+                app = app_of(source)
+                before = [s for s in steps[:index] if (s.app or "").lower() == app]
+                shown = offered_fields(before, asked, nodes, learned)
+                better = [f for f in shown if answers_more(f, [source], asked, learned)]
+                slots.append((slot, better[-1] if better else source))
+            step = replace(step, screen_slots=tuple(slots))
+        result.append(step)
+    return result
 
 
 def until_shown(

@@ -56,6 +56,9 @@ class GraphView:
     #: word -> apps whose screens show a field of that name a run read a value from
     #: (``fields.read_field_apps``): text naming one describes a value, it is none itself.
     read_fields: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: screen field (with an id or not) -> what the recorded tasks that read it call it,
+    #: without words that mark an app ("post"): ``fields.carry_asked_fields``
+    said_words: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -73,6 +76,13 @@ class GraphView:
             self.read_fields = read_field_apps(
                 self.traces, self.edges, lambda s: source_app(s, self.id_apps)
             )
+        if not self.said_words:
+            app_words = {w for marks in self.markers.values() for w in marks}
+            app_words |= {w for alias in self.aliases for w in content_words(alias)}
+            self.said_words = {
+                key: said - app_words
+                for key, said in learn_field_words(self.traces, self.edges, True).items()
+            }
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
 

@@ -96,7 +96,7 @@ class GraphPolicy:
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
             field_words=self.view.field_words, fills=context.fills,
-            read_fields=self.view.read_fields,
+            read_fields=self.view.read_fields, said_words=self.view.said_words,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

@@ -11,11 +11,19 @@ types a value read off another app's screen comes after the segment that reads i
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from guigraph.compiler.fields import asked_fields, offered_fields, source_words, until_shown
+from guigraph.compiler.fields import (
+    answers_more,
+    asked_fields,
+    carry_asked_fields,
+    describes,
+    offered_fields,
+    source_words,
+    until_shown,
+)
 from guigraph.compiler.script import (
     Binding,
     FillCache,
@@ -42,6 +50,8 @@ UNFILLED_PENALTY = 2.0
 #: evidence that a piece belongs to the task than a word its donor instruction shares.
 VALUE_WEIGHT = 2.0
 SEGMENT_COST = 0.5
+#: A value the task names (a known contact, city) that the plan never uses.
+UNUSED_NAME_PENALTY = 1.0
 CONTEXT_WINDOW = 3
 
 
@@ -99,6 +109,7 @@ def rank_plans(
     field_words: Mapping[str, frozenset[str]] | None = None,
     fills: FillCache | None = None,
     read_fields: Mapping[str, frozenset[str]] | None = None,
+    said_words: Mapping[str, frozenset[str]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed).
@@ -116,16 +127,35 @@ def rank_plans(
     }
     fills = {} if fills is None else fills
     read = read_fields or {}
+    asked = asked_fields(instruction, aliases)
+    # The task names a field that recorded runs read ("the temperature"; not "note", which
+    # marks the app it is written in): a plan carrying another field's value misses it.
+    app_marks = {w for marks in (markers or {}).values() for w in marks}
+    asks_for_a_field = any(w in read and w not in app_marks for w in asked)
+
+    def carry(steps: list[ScriptStep]) -> tuple[list[ScriptStep], int]:
+        """The steps carrying the fields the task asks for, and how many values they still
+        carry that the task never asks for (a lyric line where it wants a temperature)."""
+        carried = carry_asked_fields(
+            steps, asked, nodes, lambda s: source_app(s, id_apps), field_words, said_words
+        )
+        unasked = sum(
+            not describes(source, asked, field_words, said_words)
+            for step in carried
+            for _, source in step.screen_slots
+        )
+        return carried, unasked if asks_for_a_field else 0
+
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers or {})
+                markers or {}, carry)
         for r in retrieved
     ]  # fmt: skip
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked_fields(instruction, aliases), nodes, fills, field_words or {}, read,
+            asked, nodes, fills, field_words or {}, read,
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -140,10 +170,12 @@ def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
     read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
+    carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
         script, item.trace, instruction, values, fills, aliases, read_fields
     )
+    steps, unasked = carry(binding.steps)
     shared = content_words(item.trace.instruction) | _named_apps(
         app_sequence(binding.steps), aliases, wanted
     )
@@ -155,11 +187,26 @@ def _single(
     else:
         claimed = _weigh(binding.claimed & wanted, shared & wanted)
     score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
+    unused = _unused_names(values, instruction, binding.claimed, aliases)
+    score -= UNUSED_NAME_PENALTY * len(unused) + UNFILLED_PENALTY * unasked
     score += SIMILARITY_WEIGHT * item.score
     # As for a stitched piece: every recorded use of an app says "email", this task does not,
     # so the trace does something in it the task did not ask for.
     score -= sum(1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted))
-    return PlanChoice(binding.steps, [item.trace.episode_id], score, False, claimed)
+    return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
+
+
+def _unused_names(
+    values: ValueIndex, instruction: str, claimed: set[str], aliases: Mapping[str, str]
+) -> list[str]:
+    """Recorded values the task names that no step of a plan uses: "Text Chen the first line
+    of the lyrics ..." names the contact Chen, and a trace that posts the line never does.
+    An app's name ("in Tunes", its launcher icon tapped) is no value."""
+    return [
+        v
+        for v in values.names_said(instruction)
+        if not content_words(v) & claimed and v.lower() not in aliases
+    ]
 
 
 def _unmarked(app: str, markers: Mapping[str, set[str]], wanted: set[str]) -> bool:
@@ -375,15 +422,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
 
 
 def _adds_to(field: TextSource, produces: Sequence[TextSource], context: _Context) -> bool:
-    """Whether ``field`` answers more of the task than every field the donor carried: the
-    donor read the first lyric line, and the other lines shown beside it ("lyric 3") answer
-    "the first line of the lyrics" no better; the event's date answers "the time of my
-    event" no better than the event time the donor read."""
-    answers = source_words(field, context.field_words) & context.asked
-    return not any(
-        answers <= source_words(carried, context.field_words) & context.asked
-        for carried in produces
-    )
+    return answers_more(field, produces, context.asked, context.field_words)
 
 
 def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:

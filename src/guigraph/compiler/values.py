@@ -49,6 +49,21 @@ def label_in_instruction(label: str, instruction: str) -> bool:
     return re.search(pattern, normalize_units(instruction).lower()) is not None
 
 
+def label_named_as_shown(label: str, instruction: str) -> bool:
+    """Whether the instruction names the label as the screen writes it, as a value is named:
+    "my note Groceries" names the note "Groceries"; "open the lyrics of ..." and "Like the
+    song ..." (a capital only because the sentence starts there) talk about the buttons
+    "Lyrics" and "Like". A label without capitals cannot tell by case."""
+    if not label_in_instruction(label, instruction):
+        return False
+    text = label.strip()
+    if text == text.lower():
+        return True
+    said = normalize_units(instruction).lstrip()
+    pattern = rf"(?<!\w){re.escape(text)}(?!\w)"
+    return any(match.start() > 0 for match in re.finditer(pattern, said))
+
+
 class ValueIndex:
     def __init__(self) -> None:
         self.by_site: dict[Site, set[str]] = defaultdict(set)
@@ -92,7 +107,7 @@ class ValueIndex:
                         self.by_site[type_site(node, field)].add(value)
             elif template.taps:
                 field = template.target_label
-                named = label_in_instruction(template.target_label, trace.instruction)
+                named = label_named_as_shown(template.target_label, trace.instruction)
                 counts = self.tapped[(node, template.target_label)]
                 counts[0] += int(named)
                 counts[1] += 1
@@ -121,6 +136,29 @@ class ValueIndex:
                 if site not in found:
                     found.append(site)
         return found
+
+    def names_said(self, instruction: str) -> list[str]:
+        """Recorded values the instruction names as a name is written (a contact "Chen", a
+        city "Rome": capitalized as recorded, not only because a sentence starts there),
+        longest first. A plan that uses none of one leaves part of the task undone."""
+        self._sites_of("")  # builds the index
+        assert self._by_value is not None
+        tokens = [w.lower() for w in words(instruction)]
+        found: set[str] = set()
+        for size in range(1, self._longest + 1):
+            for start in range(len(tokens) - size + 1):
+                key = " ".join(tokens[start : start + size])
+                if key in self._by_value and key not in found:
+                    found.add(key)
+        said = []
+        for key in sorted(found, key=lambda k: (-len(k), k)):
+            recorded = next(
+                (v for site in self._by_value[key] for v in self.by_site[site] if _key(v) == key),
+                "",
+            )
+            if recorded != recorded.lower() and label_named_as_shown(recorded, instruction):
+                said.append(recorded)
+        return said
 
     def kin(self, site: Site, shared: int = 3) -> list[Site]:
         """Sites holding the same kind of value as ``site``: ``shared`` recorded values in
@@ -264,7 +302,7 @@ class ValueIndex:
         label is a value somewhere else too (a share sheet seen once, with a contact that was
         also typed into Messages).
         """
-        if not label_in_instruction(label, instruction) or not self._named_as_value(node, label):
+        if not label_named_as_shown(label, instruction) or not self._named_as_value(node, label):
             return False
         site = (node, "click")
         values = {v for v in self.by_site.get(site, set()) if self._named_as_value(node, v)}
