@@ -1,6 +1,6 @@
 import pytest
 
-from guigraph.compiler.slots import align_value, fill_slot, words
+from guigraph.compiler.slots import align_value, clauses, fill_slot, words
 
 
 @pytest.mark.parametrize(
@@ -178,3 +178,22 @@ def test_a_final_name_after_the_same_word_is_the_new_name() -> None:
     # Not free text, and not without the shared word before it.
     assert align_value("Running late", "Message Bob: Running late", "Message Al: See you") is None
     assert align_value("Chen", old, "Tell Dana how much the Zephyr kettle costs") is None
+
+
+def test_a_task_splits_into_clauses_at_its_languages_joining_words() -> None:
+    from dataclasses import replace
+
+    from guigraph.envs import conventions
+
+    task = "Open the note Ideas and text what it says to Chen"
+    assert clauses(task) == ["Open the note Ideas", "text what it says to Chen"]
+    assert clauses(
+        "Plan a trip to Cairo on Jul 24 at 07:00: add it to the calendar, then post"
+    ) == [
+        "Plan a trip to Cairo on Jul 24 at 07:00",
+        "add it to the calendar",
+    ]
+    # A language without joining words splits at punctuation only.
+    with conventions.using(replace(conventions.ANDROID, clause_joiners=())):
+        assert clauses(task) == [task]
+        assert clauses("Check Oslo; text it to Bo") == ["Check Oslo", "text it to Bo"]

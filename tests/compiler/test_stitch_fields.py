@@ -218,3 +218,21 @@ def test_a_trace_carries_the_field_the_task_asks_for_where_it_passes_one() -> No
     assert carried("Chirp the first line of the song Gold Hearts") == lyric
     # Nothing shown answers the task: the donor's field stays.
     assert carried("Share Gold Hearts on Chirp") == lyric
+
+
+def test_a_segment_claims_the_words_of_the_donor_clause_that_holds_its_value() -> None:
+    """The messaging part of "Open the note Ideas and text what it says to Chen" is what
+    "text ... to Chen" said: a new task saying "text" asks for that part."""
+    from guigraph.compiler.stitch import _context_words
+
+    donor = "Open the note Ideas and text what it says to Chen"
+    trace = Trace("t", donor, "multi", ("Notes", "Messages"), (1, 2), (7,), 4)
+    tap_chen = ScriptStep(
+        25, ActionTemplate(type="click", target_label="Chen"), 26, "Messages", "t"
+    )
+    tap_note = ScriptStep(16, ActionTemplate(type="click", target_label="Ideas"), 17, "Notes", "t")
+    assert {"text", "says", "chen"} <= _context_words(donor, [tap_chen], trace)
+    assert "says" not in _context_words(donor, [tap_note], trace)
+    # A donor of one clause claims only the words near its value.
+    single = "Send Chen a long text about what the weather says"
+    assert "weather" not in _context_words(single, [tap_chen], trace)

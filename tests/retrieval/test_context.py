@@ -9,11 +9,12 @@ import pytest
 
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import FillCache
+from guigraph.compiler.slots import clauses
 from guigraph.compiler.values import ValueIndex
 from guigraph.graph.build import GraphBuilder
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.graph.records import ActionTemplate, Edge, SlotKey, TextSource, Trace
-from guigraph.retrieval.context import bind_trace, clauses, retrieve
+from guigraph.retrieval.context import bind_trace, retrieve
 from guigraph.types import ActionType
 from tests.graph.conftest import make_recorders
 

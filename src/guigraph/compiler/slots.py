@@ -74,6 +74,26 @@ def content_words(text: str) -> set[str]:
     return {normal_word(w) for w in words(text)} - STOPWORDS
 
 
+def clauses(instruction: str) -> list[str]:
+    """The parts of a task in several steps, each with at least two words that carry meaning
+    ("16:00" after a date's comma is not a part). The words joining parts are the task
+    language's (``Conventions.clause_joiners``)."""
+    breaks = _clause_break(conventions.active().clause_joiners)
+    parts = [p.strip(" .,") for p in breaks.split(instruction)]
+    return [p for p in parts if len(content_words(p)) >= 2]
+
+
+@functools.lru_cache(maxsize=8)
+def _clause_break(joiners: tuple[str, ...]) -> re.Pattern[str]:
+    """ ":", ";" or "," between parts, or a joining word ("and", "and then")."""
+    if not joiners:
+        return re.compile(r"\s*[:;]\s+|,\s*")
+    joined = "|".join(map(re.escape, joiners))
+    return re.compile(
+        rf"\s*[:;]\s+|,\s*(?:(?:{joined})\s+)?|\s+(?:(?:{joined})\s+)*(?:{joined})\s+"
+    )
+
+
 def normal_word(word: str) -> str:
     word = word.lower()
     return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word

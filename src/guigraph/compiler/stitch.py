@@ -33,7 +33,7 @@ from guigraph.compiler.script import (
     segments,
     trace_script,
 )
-from guigraph.compiler.slots import STOPWORDS, content_words, words
+from guigraph.compiler.slots import STOPWORDS, clauses, content_words, words
 from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
@@ -430,7 +430,8 @@ def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
 
 
 def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trace) -> set[str]:
-    """Words of the donor instruction next to the values this segment used."""
+    """Words of the donor instruction next to the values this segment used: a few words
+    either side and, when the donor did several things, the whole clause holding a value."""
     tokens = [w.lower() for w in words(old_instruction)]
     found: set[str] = set()
     for step in part:
@@ -443,12 +444,32 @@ def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trac
             value_words = [w.lower() for w in words(value)]
             if not value_words:
                 continue
+            # The part of the donor that holds the value, whole ("text what it says to Chen").
+            found |= _clause_words(old_instruction, value)
             for start in range(len(tokens) - len(value_words) + 1):
                 if tokens[start : start + len(value_words)] == value_words:
                     lo = max(0, start - CONTEXT_WINDOW)
                     hi = start + len(value_words) + CONTEXT_WINDOW
                     found |= set(tokens[lo:start]) | set(tokens[start + len(value_words) : hi])
     return found - STOPWORDS
+
+
+def _clause_words(instruction: str, value: str) -> set[str]:
+    """The words of the donor's clause that holds ``value``, when the donor did several
+    things: "text what it says to Chen" is what the messaging part of "Open the note Ideas
+    and text what it says to Chen" did."""
+    parts = clauses(instruction)
+    if len(parts) < 2 or not value.strip():
+        return set()
+    holding = [p for p in parts if _phrase_in(value, p)]
+    return {w.lower() for w in words(holding[0])} if len(holding) == 1 else set()
+
+
+def _phrase_in(value: str, text: str) -> bool:
+    wanted = [w.lower() for w in words(value)]
+    tokens = [w.lower() for w in words(text)]
+    size = len(wanted)
+    return any(tokens[i : i + size] == wanted for i in range(len(tokens) - size + 1))
 
 
 def _data_flow_order(pieces: list[_Piece], context: _Context) -> list[_Piece]:

@@ -80,6 +80,8 @@ ENGLISH_QUESTION_WORDS = frozenset({"who", "what", "when", "where", "which", "ho
 #: Verbs whose object question wants its answer passed on ("Tell Dana who sings X"), where
 #: another verb would pass the question itself ("Ask Dana who sings X").
 ENGLISH_ANSWER_VERBS = frozenset({"tell"})
+#: Words that join the parts of a task in several steps ("open the note and text it").
+ENGLISH_CLAUSE_JOINERS = ("and", "then")
 
 #: A number joined to its unit by a hyphen ("25-minute", "70-percent"): the unit is a word.
 _NUMBER_HYPHEN_UNIT = re.compile(r"(?<![\w-])(\d+)-(?=[^\W\d])")
@@ -133,6 +135,8 @@ class Conventions:
     detail_prepositions: tuple[str, ...] = ()
     question_words: frozenset[str] = frozenset()
     answer_verbs: frozenset[str] = frozenset()
+    #: Words joining a task's parts; with none, only ":", ";" and "," split a task.
+    clause_joiners: tuple[str, ...] = ()
 
     def with_digits(self, text: str) -> str:
         """``text`` with its spelled-out numbers in digits, as screens show them ("a
@@ -243,6 +247,7 @@ ANDROID = Conventions(
     detail_prepositions=ENGLISH_DETAIL_PREPOSITIONS,
     question_words=ENGLISH_QUESTION_WORDS,
     answer_verbs=ENGLISH_ANSWER_VERBS,
+    clause_joiners=ENGLISH_CLAUSE_JOINERS,
     framework_apps=frozenset({"android"}),
     container_classes=(
         "Layout",
@@ -289,6 +294,7 @@ WEB = Conventions(
     detail_prepositions=ENGLISH_DETAIL_PREPOSITIONS,
     question_words=ENGLISH_QUESTION_WORDS,
     answer_verbs=ENGLISH_ANSWER_VERBS,
+    clause_joiners=ENGLISH_CLAUSE_JOINERS,
     opens_apps_by="url",
     # ARIA roles of fields (a <select> is typed into too: its option's label).
     field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),

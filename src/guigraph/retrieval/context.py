@@ -7,13 +7,12 @@ around them (the traces' states and transitions plus one hop beyond), and a line
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
-from guigraph.compiler.slots import content_words
+from guigraph.compiler.slots import clauses
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
@@ -30,7 +29,6 @@ NEIGHBOURS_PER_NODE = 3
 #: A task never recorded as a whole is covered by traces of its parts, which a search for the
 #: whole ranks below the near-duplicates of one part.
 CLAUSE_K = 2
-_CLAUSE_BREAK = re.compile(r"\s*[:;]\s+|,\s*(?:and\s+|then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+")
 
 
 @dataclass(frozen=True)
@@ -150,13 +148,6 @@ def _app_traces(
                 item = bind_trace(trace, instruction, graph, fills)
                 found.append(replace(item, score=score))
     return found
-
-
-def clauses(instruction: str) -> list[str]:
-    """The parts of a task in several steps, each with at least two words that carry meaning
-    ("16:00" after a date's comma is not a part)."""
-    parts = [p.strip(" .,") for p in _CLAUSE_BREAK.split(instruction)]
-    return [p for p in parts if len(content_words(p)) >= 2]
 
 
 def _search(kb: KnowledgeBase, instruction: str, k: int) -> list[tuple[Trace, float]]:
