@@ -178,3 +178,42 @@ def test_a_final_name_after_the_same_word_is_the_new_name() -> None:
     # Not free text, and not without the shared word before it.
     assert align_value("Running late", "Message Bob: Running late", "Message Al: See you") is None
     assert align_value("Chen", old, "Tell Dana how much the Zephyr kettle costs") is None
+
+
+SONGS = ["Paper Lights", "Gold Roads", "Night Hearts", "Echo Dreams"]
+
+
+def test_a_name_of_the_fields_kind_is_found_where_the_wording_does_not_align() -> None:
+    old = "Like the song Paper Lights"
+    assert align_value("Paper Lights", old, "I love Paper Roads; like it") is None
+    assert fill_slot("Paper Lights", old, "I love Paper Roads; like it", SONGS) == "Paper Roads"
+    assert fill_slot("Paper Lights", old, "Give Paper Roads a like", SONGS) == "Paper Roads"
+    # A sentence's first word is capitalized anyway; it is no name.
+    assert fill_slot("Paper Lights", old, "Paper roads: give them a like", SONGS) is None
+
+
+def test_names_of_another_kind_or_more_than_one_candidate_give_no_value() -> None:
+    old = "Like the song Paper Lights"
+    # "Dana" is no word of a song title; with no song-like run there is no value.
+    assert fill_slot("Paper Lights", old, "I love what Dana sings; like it", SONGS) is None
+    # Two song-like names: which one is meant is not for this rule to guess.
+    two = "I love Paper Roads and Gold Hearts; like it"
+    assert fill_slot("Paper Lights", old, two, SONGS) is None
+
+    # A run the caller knows as another kind is no candidate, so the other is the only one.
+    def is_playlist(value: str) -> bool:
+        return value == "Gold Hearts"
+
+    assert fill_slot("Paper Lights", old, two, SONGS, foreign=is_playlist) == "Paper Roads"
+    # Only a name stands in for a name.
+    assert fill_slot("buy a gift", "Remind me to buy a gift", "I love Paper Roads", SONGS) is None
+
+
+def test_only_known_names_make_a_names_kind() -> None:
+    """A city field pooled with a note's body knows products too: "Zephyr kettle" is no
+    name, so "Zephyr" is no city."""
+    old = "Check the weather in Paris"
+    new = "How much is the Zephyr camera bag? Tell me"
+    pooled = ["Paris", "Oslo", "Zephyr kettle", "Lumen camera bag"]
+    assert fill_slot("Paris", old, new, pooled) is None
+    assert fill_slot("Paris", old, new, [*pooled, "Zephyr Bay"]) == "Zephyr"

@@ -296,6 +296,14 @@ def fill_slot(
         return named[0] if named else None
     if named:
         return _as_said(named[0], new_instruction)
+    if _is_name(words(example)):
+        # "I love Paper Roads; like it" does not align with "Like the song Paper Lights", but
+        # "Paper Roads" is a name made of words the field's names use: a song by its kind.
+        kin = [
+            run for run in _kindred_names(new_instruction, seen) if not (foreign and foreign(run))
+        ]
+        if len(kin) == 1:
+            return kin[0]
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
@@ -388,6 +396,33 @@ def _as_said(value: str, text: str) -> str:
 def _contains(text: str, value: str) -> bool:
     pattern = rf"(?<!\w){re.escape(value.lower())}(?!\w)"
     return re.search(pattern, normalize_units(text).lower()) is not None
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
+    """Runs of capitalized words in ``instruction`` (a sentence's first word is capitalized
+    anyway, so it is left out) most of whose words are words of the ``known`` values: a name
+    of their kind that the knowledge base never saw whole ("Paper Roads" among songs called
+    "Paper Lights" and "Gold Roads"). Only the known values that are names count: a field's
+    values pooled with a note's body hold products too ("Zephyr kettle" makes no city)."""
+    names = (parts for parts in map(words, known) if _is_name(parts))
+    vocabulary = {normal_word(w) for parts in names for w in parts}
+    if not vocabulary:
+        return []
+    found: list[str] = []
+    for sentence in _SENTENCE_END.split(instruction):
+        run: list[str] = []
+        for word in [*words(sentence)[1:], ""]:
+            if word[:1].isupper():
+                run.append(word)
+                continue
+            familiar = sum(normal_word(w) in vocabulary for w in run)
+            if run and 2 * familiar > len(run):
+                found.append(_as_written(" ".join(run), sentence))
+            run = []
+    return list(dict.fromkeys(found))
 
 
 def _same_shape_spans(example: str, instruction: str) -> list[str]:
