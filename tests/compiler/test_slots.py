@@ -209,6 +209,26 @@ def test_names_of_another_kind_or_more_than_one_candidate_give_no_value() -> Non
     assert fill_slot("buy a gift", "Remind me to buy a gift", "I love Paper Roads", SONGS) is None
 
 
+def test_a_name_is_not_refused_for_the_words_that_follow_it() -> None:
+    old = "Wake me at 15:00 with an alarm named Bus"
+    assert align_value("Bus", old, "Alarm named Laundry at 15:30, please") == "Laundry"
+    # The name itself must still be about as long as the recorded one.
+    long_name = "Alarm named Laundry And Dishes And Floors at 15:30"
+    assert align_value("Bus", old, long_name) is None
+
+
+def test_a_name_set_off_by_dashes_is_the_name() -> None:
+    old = "Wake me at 15:00 with an alarm named Bus"
+    new = "Make a new alarm - Laundry - going off at 15:30"
+    assert align_value("Bus", old, new) is None
+    assert fill_slot("Bus", old, new, ["Bus", "Meds", "Dentist"]) == "Laundry"
+    # Not a name, or two of them: no value.
+    assert fill_slot("Bus", old, "Make a new alarm - for laundry - at 15:30") is None
+    assert fill_slot("Bus", old, "An alarm - Laundry - or - Dishes - at 15:30") is None
+    # A hyphenated word is no pair of dashes.
+    assert fill_slot("Bus", old, "Make a new alarm for Wi-Fi at 15:30") is None
+
+
 def test_only_known_names_make_a_names_kind() -> None:
     """A city field pooled with a note's body knows products too: "Zephyr kettle" is no
     name, so "Zephyr" is no city."""

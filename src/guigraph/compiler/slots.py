@@ -21,6 +21,8 @@ _WORD = re.compile(r"[\w°$€£%.:'’-]+")
 # A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
 _QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
 _EDGE_PUNCT = ".,:;!?'’"
+# A phrase set off by a pair of spaced dashes (hyphen, en or em dash): " - Laundry - ".
+_DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
 STOPWORDS = frozenset(
@@ -190,13 +192,15 @@ def _align_span(
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
-    if new_start >= new_end or new_end - new_start > len(value) + 2:
-        return None
     found = new[new_start:new_end]
     if all(w[:1].isupper() or w[:1].isdigit() for w in value):
-        # A name stands for a name: "Paris" -> "Rome", not "Rome under".
+        # A name stands for a name: "Paris" -> "Rome", not "Rome under"; and it is the name
+        # that must not run long, not the words after it ("named [Bus]" / "named [Laundry]
+        # at 15:30, please").
         found = list(itertools.takewhile(lambda w: w[:1].isupper() or w[:1].isdigit(), found))
-    return " ".join(found) or None
+    if not found or len(found) > len(value) + 2:
+        return None
+    return " ".join(found)
 
 
 Opcode = tuple[str, int, int, int, int]
@@ -304,6 +308,15 @@ def fill_slot(
         ]
         if len(kin) == 1:
             return kin[0]
+        # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is
+        # the thing named, as a quoted one would be.
+        set_off = [
+            name
+            for name in _DASHED.findall(normalize_units(new_instruction))
+            if _is_name(words(name)) and not (foreign and foreign(name))
+        ]
+        if len(set_off) == 1:
+            return set_off[0]
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
