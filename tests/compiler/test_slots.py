@@ -237,3 +237,12 @@ def test_only_known_names_make_a_names_kind() -> None:
     pooled = ["Paris", "Oslo", "Zephyr kettle", "Lumen camera bag"]
     assert fill_slot("Paris", old, new, pooled) is None
     assert fill_slot("Paris", old, new, [*pooled, "Zephyr Bay"]) == "Zephyr"
+
+
+def test_words_describing_a_name_before_it_are_not_the_name() -> None:
+    old = "Add Night Stars to my Workout playlist"
+    new = "Could you add the track Glass Roads to Workout?"
+    assert align_value("Night Stars", old, new) == "Glass Roads"
+    # A block too long to be the value's own place stays refused.
+    longer = "Could you add the lovely old track Glass Roads to Workout?"
+    assert align_value("Night Stars", old, longer) is None

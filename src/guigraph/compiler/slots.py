@@ -193,14 +193,23 @@ def _align_span(
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
     found = new[new_start:new_end]
-    if all(w[:1].isupper() or w[:1].isdigit() for w in value):
+    if all(_name_like(w) for w in value):
         # A name stands for a name: "Paris" -> "Rome", not "Rome under"; and it is the name
         # that must not run long, not the words after it ("named [Bus]" / "named [Laundry]
-        # at 15:30, please").
-        found = list(itertools.takewhile(lambda w: w[:1].isupper() or w[:1].isdigit(), found))
+        # at 15:30, please"). Words before it in a block short enough to be the value's own
+        # place are its description, not the name ("add [Night Stars]" / "add [the track
+        # Glass Roads]").
+        lead = len(list(itertools.takewhile(lambda w: not _name_like(w), found)))
+        if lead and len(found) > len(value) + 2:
+            return None
+        found = list(itertools.takewhile(_name_like, found[lead:]))
     if not found or len(found) > len(value) + 2:
         return None
     return " ".join(found)
+
+
+def _name_like(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
 
 
 Opcode = tuple[str, int, int, int, int]
