@@ -197,3 +197,71 @@ def test_a_task_splits_into_clauses_at_its_languages_joining_words() -> None:
     with conventions.using(replace(conventions.ANDROID, clause_joiners=())):
         assert clauses(task) == [task]
         assert clauses("Check Oslo; text it to Bo") == ["Check Oslo", "text it to Bo"]
+
+
+SONGS = ["Paper Lights", "Gold Roads", "Night Hearts", "Echo Dreams"]
+
+
+def test_a_name_of_the_fields_kind_is_found_where_the_wording_does_not_align() -> None:
+    old = "Like the song Paper Lights"
+    assert align_value("Paper Lights", old, "I love Paper Roads; like it") is None
+    assert fill_slot("Paper Lights", old, "I love Paper Roads; like it", SONGS) == "Paper Roads"
+    assert fill_slot("Paper Lights", old, "Give Paper Roads a like", SONGS) == "Paper Roads"
+    # A sentence's first word is capitalized anyway; it is no name.
+    assert fill_slot("Paper Lights", old, "Paper roads: give them a like", SONGS) is None
+
+
+def test_names_of_another_kind_or_more_than_one_candidate_give_no_value() -> None:
+    old = "Like the song Paper Lights"
+    # "Dana" is no word of a song title; with no song-like run there is no value.
+    assert fill_slot("Paper Lights", old, "I love what Dana sings; like it", SONGS) is None
+    # Two song-like names: which one is meant is not for this rule to guess.
+    two = "I love Paper Roads and Gold Hearts; like it"
+    assert fill_slot("Paper Lights", old, two, SONGS) is None
+
+    # A run the caller knows as another kind is no candidate, so the other is the only one.
+    def is_playlist(value: str) -> bool:
+        return value == "Gold Hearts"
+
+    assert fill_slot("Paper Lights", old, two, SONGS, foreign=is_playlist) == "Paper Roads"
+    # Only a name stands in for a name.
+    assert fill_slot("buy a gift", "Remind me to buy a gift", "I love Paper Roads", SONGS) is None
+
+
+def test_a_name_is_not_refused_for_the_words_that_follow_it() -> None:
+    old = "Wake me at 15:00 with an alarm named Bus"
+    assert align_value("Bus", old, "Alarm named Laundry at 15:30, please") == "Laundry"
+    # The name itself must still be about as long as the recorded one.
+    long_name = "Alarm named Laundry And Dishes And Floors at 15:30"
+    assert align_value("Bus", old, long_name) is None
+
+
+def test_a_name_set_off_by_dashes_is_the_name() -> None:
+    old = "Wake me at 15:00 with an alarm named Bus"
+    new = "Make a new alarm - Laundry - going off at 15:30"
+    assert align_value("Bus", old, new) is None
+    assert fill_slot("Bus", old, new, ["Bus", "Meds", "Dentist"]) == "Laundry"
+    # Not a name, or two of them: no value.
+    assert fill_slot("Bus", old, "Make a new alarm - for laundry - at 15:30") is None
+    assert fill_slot("Bus", old, "An alarm - Laundry - or - Dishes - at 15:30") is None
+    # A hyphenated word is no pair of dashes.
+    assert fill_slot("Bus", old, "Make a new alarm for Wi-Fi at 15:30") is None
+
+
+def test_only_known_names_make_a_names_kind() -> None:
+    """A city field pooled with a note's body knows products too: "Zephyr kettle" is no
+    name, so "Zephyr" is no city."""
+    old = "Check the weather in Paris"
+    new = "How much is the Zephyr camera bag? Tell me"
+    pooled = ["Paris", "Oslo", "Zephyr kettle", "Lumen camera bag"]
+    assert fill_slot("Paris", old, new, pooled) is None
+    assert fill_slot("Paris", old, new, [*pooled, "Zephyr Bay"]) == "Zephyr"
+
+
+def test_words_describing_a_name_before_it_are_not_the_name() -> None:
+    old = "Add Night Stars to my Workout playlist"
+    new = "Could you add the track Glass Roads to Workout?"
+    assert align_value("Night Stars", old, new) == "Glass Roads"
+    # A block too long to be the value's own place stays refused.
+    longer = "Could you add the lovely old track Glass Roads to Workout?"
+    assert align_value("Night Stars", old, longer) is None

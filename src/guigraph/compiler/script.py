@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.forms import conform
 from guigraph.compiler.slots import content_words, fill_slot
 from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
@@ -201,7 +202,8 @@ def bind(
             site = type_site(step.node, field)
             titled = "title" in field.lower()
             fill_here = partial(fill, site=site, app=step.app, titled=titled)
-            step = _bind_text(step, trace, instruction, fill_here, binding)
+            form = partial(_in_field_form, values=values, site=site)
+            step = _bind_text(step, trace, instruction, fill_here, binding, form)
         elif template.taps:
             field = template.target_label
         # A launcher's icon opens an app; it is never the task's value.
@@ -289,14 +291,23 @@ def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:
     return ""
 
 
+def _in_field_form(value: str, values: ValueIndex, site: Site) -> str:
+    """``value`` written as the field at ``site`` writes its recorded values ("June 27" ->
+    "Jun 27"); every field of the knowledge base shows how wide a kind's digits are."""
+    every_field = (v for recorded in values.by_site.values() for v in recorded)
+    return conform(value, values.by_site.get(site, set()), every_field)
+
+
 def _bind_text(
     step: ScriptStep,
     trace: Trace,
     instruction: str,
     fill: Callable[[str], str | None],
     binding: Binding,
+    form: Callable[[str], str] = lambda value: value,
 ) -> ScriptStep:
-    """Fill the instruction's values; leave markers for values to read off a screen."""
+    """Fill the instruction's values, each in the form its field takes (``form``); leave
+    markers for values to read off a screen. The words claimed are the instruction's own."""
     text = step.template.text or ""
     screen: list[tuple[str, TextSource]] = []
     bound: dict[str, str] = {}
@@ -316,6 +327,7 @@ def _bind_text(
         else:
             new = _without_kept_punctuation(new, text, marker)
             binding.claimed |= content_words(new) & new_words
+            new = form(new)
             bound[slot] = new
         text = text.replace(marker, new)
     return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)

@@ -21,6 +21,8 @@ _WORD = re.compile(r"[\w°$€£%.:'’-]+")
 # A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
 _QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
 _EDGE_PUNCT = ".,:;!?'’"
+# A phrase set off by a pair of spaced dashes (hyphen, en or em dash): " - Laundry - ".
+_DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
 STOPWORDS = frozenset(
@@ -210,13 +212,24 @@ def _align_span(
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
-    if new_start >= new_end or new_end - new_start > len(value) + 2:
-        return None
     found = new[new_start:new_end]
-    if all(w[:1].isupper() or w[:1].isdigit() for w in value):
-        # A name stands for a name: "Paris" -> "Rome", not "Rome under".
-        found = list(itertools.takewhile(lambda w: w[:1].isupper() or w[:1].isdigit(), found))
-    return " ".join(found) or None
+    if all(_name_like(w) for w in value):
+        # A name stands for a name: "Paris" -> "Rome", not "Rome under"; and it is the name
+        # that must not run long, not the words after it ("named [Bus]" / "named [Laundry]
+        # at 15:30, please"). Words before it in a block short enough to be the value's own
+        # place are its description, not the name ("add [Night Stars]" / "add [the track
+        # Glass Roads]").
+        lead = len(list(itertools.takewhile(lambda w: not _name_like(w), found)))
+        if lead and len(found) > len(value) + 2:
+            return None
+        found = list(itertools.takewhile(_name_like, found[lead:]))
+    if not found or len(found) > len(value) + 2:
+        return None
+    return " ".join(found)
+
+
+def _name_like(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
 
 
 Opcode = tuple[str, int, int, int, int]
@@ -316,6 +329,23 @@ def fill_slot(
         return named[0] if named else None
     if named:
         return _as_said(named[0], new_instruction)
+    if _is_name(words(example)):
+        # "I love Paper Roads; like it" does not align with "Like the song Paper Lights", but
+        # "Paper Roads" is a name made of words the field's names use: a song by its kind.
+        kin = [
+            run for run in _kindred_names(new_instruction, seen) if not (foreign and foreign(run))
+        ]
+        if len(kin) == 1:
+            return kin[0]
+        # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is
+        # the thing named, as a quoted one would be.
+        set_off = [
+            name
+            for name in _DASHED.findall(normalize_units(new_instruction))
+            if _is_name(words(name)) and not (foreign and foreign(name))
+        ]
+        if len(set_off) == 1:
+            return set_off[0]
     same_shape = _same_shape_spans(example, new_instruction)
     if len(same_shape) == 1:
         return same_shape[0]
@@ -408,6 +438,33 @@ def _as_said(value: str, text: str) -> str:
 def _contains(text: str, value: str) -> bool:
     pattern = rf"(?<!\w){re.escape(value.lower())}(?!\w)"
     return re.search(pattern, normalize_units(text).lower()) is not None
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
+    """Runs of capitalized words in ``instruction`` (a sentence's first word is capitalized
+    anyway, so it is left out) most of whose words are words of the ``known`` values: a name
+    of their kind that the knowledge base never saw whole ("Paper Roads" among songs called
+    "Paper Lights" and "Gold Roads"). Only the known values that are names count: a field's
+    values pooled with a note's body hold products too ("Zephyr kettle" makes no city)."""
+    names = (parts for parts in map(words, known) if _is_name(parts))
+    vocabulary = {normal_word(w) for parts in names for w in parts}
+    if not vocabulary:
+        return []
+    found: list[str] = []
+    for sentence in _SENTENCE_END.split(instruction):
+        run: list[str] = []
+        for word in [*words(sentence)[1:], ""]:
+            if word[:1].isupper():
+                run.append(word)
+                continue
+            familiar = sum(normal_word(w) in vocabulary for w in run)
+            if run and 2 * familiar > len(run):
+                found.append(_as_written(" ".join(run), sentence))
+            run = []
+    return list(dict.fromkeys(found))
 
 
 def _same_shape_spans(example: str, instruction: str) -> list[str]:

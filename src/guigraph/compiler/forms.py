@@ -1,0 +1,91 @@
+"""Value forms: a new value written as the field's recorded values write theirs.
+
+A task may say "June 27 at 9:30" where the calendar's date field was always given "Jun 27" and
+times were always typed "09:30"; the world checks the typed value, so "June 27" is a wrong date
+there. The recorded values of a field show its form, and only they decide: nothing here knows
+month names or clock formats.
+
+- A word of the new value that no recorded value of the field uses, and that begins with
+  exactly one word the field's values do use (of at least ``MIN_STEM`` letters), is written as
+  that word: "June" -> "Jun" where the field saw "Jun 13", "Jun 22".
+- A group of digits shorter than the width every recorded value of its kind gives that group,
+  where some recorded value shows the padding (a leading zero), is zero-padded: "9:30" ->
+  "09:30" where "06:30" and "15:00" were typed. Values of a kind are the values of that shape
+  anywhere in the knowledge base (an event's time and an alarm's are both times); a width that
+  merely never varied ("Jun 13", "Jun 22") shows no padding, so "Jun 5" stays.
+
+Both apply only to fields whose recorded values all hold digits and agree on one shape, only
+when the rewritten value takes that shape, and never to a value the field has seen as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+
+from guigraph.compiler.slots import value_shape
+
+#: A shorter common prefix is no evidence of an abbreviation ("Ma" of "May" and "March").
+MIN_STEM = 3
+#: A field with fewer recorded values cannot show that its values agree on a form.
+MIN_VALUES = 3
+
+_TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w]+|_")
+
+
+def conform(value: str, field_values: Collection[str], same_kind: Iterable[str] = ()) -> str:
+    """``value`` as the field whose recorded values are ``field_values`` writes it.
+
+    ``same_kind``: recorded values of other fields (any field of the knowledge base); those
+    shaped like this field's values show how wide their digit groups are written.
+    Returns ``value`` unchanged whenever the field gives no single, clear form.
+    """
+    if not value or value in field_values or len(field_values) < MIN_VALUES:
+        return value
+    if not all(any(c.isdigit() for c in v) for v in field_values):
+        return value
+    shapes = {value_shape(v) for v in field_values}
+    if len(shapes) != 1:
+        return value
+    shape = shapes.pop()
+    rewritten = _pad_digits(_abbreviate(value, field_values), field_values, same_kind, shape)
+    return rewritten if value_shape(rewritten) == shape else value
+
+
+def _abbreviate(value: str, field_values: Collection[str]) -> str:
+    known = {t for v in field_values for t in _TOKEN.findall(v) if t.isalpha()}
+    known_lower = {t.lower() for t in known}
+
+    def short_form(token: str) -> str:
+        if not token.isalpha() or token.lower() in known_lower:
+            return token
+        stems = {k for k in known if len(k) >= MIN_STEM and token.lower().startswith(k.lower())}
+        return stems.pop() if len(stems) == 1 else token
+
+    return "".join(short_form(t) for t in _TOKEN.findall(value))
+
+
+def _digit_groups(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
+
+
+def _pad_digits(
+    value: str, field_values: Collection[str], same_kind: Iterable[str], shape: str
+) -> str:
+    kind = [v for v in (*field_values, *same_kind) if value_shape(v) == shape]
+    groups = [_digit_groups(v) for v in kind]
+    count = len(_digit_groups(value))
+    if not groups or any(len(g) != count for g in groups):
+        return value
+    widths: list[int | None] = []
+    for i in range(count):
+        sizes = {len(g[i]) for g in groups}
+        padded = any(len(g[i]) > 1 and g[i].startswith("0") for g in groups)
+        widths.append(sizes.pop() if len(sizes) == 1 and padded else None)
+    found = iter(range(count))
+
+    def pad(match: re.Match[str]) -> str:
+        width = widths[next(found)]
+        return match.group(0).zfill(width) if width else match.group(0)
+
+    return re.sub(r"\d+", pad, value)
