@@ -236,3 +236,46 @@ def test_a_segment_claims_the_words_of_the_donor_clause_that_holds_its_value() -
     # A donor of one clause claims only the words near its value.
     single = "Send Chen a long text about what the weather says"
     assert "weather" not in _context_words(single, [tap_chen], trace)
+
+
+def test_an_id_less_field_is_offered_only_on_the_states_runs_read_it_on() -> None:
+    """Without ids, the player's artist line and the lyrics' first line share one key; the
+    lyrics posts read it on the lyrics screen, so the player does not offer it."""
+    from guigraph.compiler.fields import learn_read_states
+    from guigraph.graph.records import SlotKey
+
+    key = "@tunes/textview:a#2"
+
+    def screen(node_id: int, text: str) -> Node:
+        node = Node(
+            node_id=node_id, app="Tunes", description="Tunes", state_text="",
+            screenshot_path=None, visits=1, first_episode="e1",
+            example_elements=ui({"text": text}),
+        )  # fmt: skip
+        object.__setattr__(node, "element_keys", (key,))  # the key both screens share
+        return node
+
+    nodes = {42: screen(42, "Oscar Lune"), 55: screen(55, "Slow sky again")}
+    lyrics = ActionTemplate(type="click", target_label="Lyrics")
+    post = ActionTemplate(
+        type="type", text="{text1}", text_sources=(("text1", TextSource.screen(key)),)
+    )
+    edges = {
+        1: Edge(1, 42, 55, (lyrics,), (), "Lyrics", 1),
+        2: Edge(2, 55, 9, (ActionTemplate(type="press_home"),), (), "", 1),
+    }
+    trace = Trace(
+        "t", "Post the first line of the lyrics of Gold Hearts", "multi", ("Tunes", "Chirp"),
+        (42, 55, 9), (1, 2), 3, tail=(post,), values={SlotKey(None, "text1"): "Slow sky"},
+    )  # fmt: skip
+    read_at = learn_read_states([trace], edges, nodes)
+    assert read_at == {key: frozenset({55})}
+    learned = {key: frozenset({"first", "line", "lyric"})}
+    asked = asked_fields("Text Bo the first line of the lyrics of Gold Hearts", ALIASES)
+    to_player = ScriptStep(41, ActionTemplate(type="click", target_label="Gold Hearts"), 42,
+                           "Tunes", "t")  # fmt: skip
+    to_lyrics = ScriptStep(42, lyrics, 55, "Tunes", "t")
+    assert offered_fields([to_player], asked, nodes, learned, read_at) == []
+    assert offered_fields([to_player, to_lyrics], asked, nodes, learned, read_at) == [
+        TextSource.screen(key)
+    ]

@@ -41,10 +41,13 @@ def offered_fields(
     asked: Collection[str],
     nodes: Mapping[int, Node],
     learned: Mapping[str, frozenset[str]] | None = None,
+    read_at: Mapping[str, frozenset[int]] | None = None,
 ) -> list[TextSource]:
     """Screen sources on the states a segment passes through whose field the task asks for:
     a segment that plays a song passes the artist shown on the player. A field is known by
-    the words of its id or, where the world gives no ids, by the words ``learned`` for it."""
+    the words of its id or, where the world gives no ids, by the words ``learned`` for it,
+    on the states recorded runs read it on (``read_at``): without ids, the player's artist
+    line and the lyrics' first line can share one key, and only the latter was read."""
     world = conventions.active()
     offered: list[TextSource] = []
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
@@ -59,6 +62,8 @@ def offered_fields(
             if field_id.name == "title" or world.is_transient(field_id.name):
                 continue  # a screen's header; a pop-up's text is never the workflow's value
             source = TextSource.screen(key)
+            if not field_id.name and read_at and node_id not in read_at.get(key, {node_id}):
+                continue
             if source_words(source, learned) & set(asked) and source not in offered:
                 offered.append(source)
     return offered
@@ -147,6 +152,7 @@ def carry_asked_fields(
     app_of: Callable[[TextSource], str],
     learned: Mapping[str, frozenset[str]] | None = None,
     said: Mapping[str, frozenset[str]] | None = None,
+    read_at: Mapping[str, frozenset[int]] | None = None,
 ) -> list[ScriptStep]:
     """Each value read off a screen and typed later comes from the field the task asks for,
     where the app it was read in shows one on the way: the donor posted a song's first lyric
@@ -165,12 +171,40 @@ def carry_asked_fields(
                     continue
                 app = app_of(source)
                 before = [s for s in steps[:index] if (s.app or "").lower() == app]
-                shown = offered_fields(before, asked, nodes, learned)
+                shown = offered_fields(before, asked, nodes, learned, read_at)
                 better = [f for f in shown if answers_more(f, [source], asked, learned)]
                 slots.append((slot, better[-1] if better else source))
             step = replace(step, screen_slots=tuple(slots))
         result.append(step)
     return result
+
+
+def learn_read_states(
+    traces: Sequence[Trace], edges: Mapping[int, Edge], nodes: Mapping[int, Node]
+) -> dict[str, frozenset[int]]:
+    """Id-less screen field -> the states recorded runs read it on: for each value typed
+    from a screen, the last state before the typing that showed the field's key."""
+    parse = conventions.active().parse_id
+    found: dict[str, set[int]] = {}
+    for trace in traces:
+        steps = [
+            (trace.node_path[k], template)
+            for k, edge_id in enumerate(trace.edge_path)
+            if edge_id in edges
+            for template in edges[edge_id].actions
+        ]
+        steps += [(trace.node_path[-1], template) for template in trace.tail]
+        seen: list[int] = []
+        for node_id, template in steps:
+            if not seen or seen[-1] != node_id:
+                seen.append(node_id)
+            for _, source in template.text_sources:
+                if not source.from_screen or parse(source.key).name:
+                    continue
+                shown = [n for n in seen if n in nodes and source.key in nodes[n].element_keys]
+                if shown:
+                    found.setdefault(source.key, set()).add(shown[-1])
+    return {key: frozenset(states) for key, states in found.items()}
 
 
 def until_shown(

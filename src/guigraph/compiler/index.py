@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.compiler.fields import learn_field_words, read_field_apps
+from guigraph.compiler.fields import learn_field_words, learn_read_states, read_field_apps
 from guigraph.compiler.script import app_aliases, is_home
 from guigraph.compiler.slots import content_words
 from guigraph.compiler.stitch import apps_named, source_app
@@ -59,6 +59,8 @@ class GraphView:
     #: screen field (with an id or not) -> what the recorded tasks that read it call it,
     #: without words that mark an app ("post"): ``fields.carry_asked_fields``
     said_words: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: id-less screen field -> the states runs read it on (``fields.learn_read_states``)
+    read_at: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -83,6 +85,8 @@ class GraphView:
                 key: said - app_words
                 for key, said in learn_field_words(self.traces, self.edges, True).items()
             }
+        if not self.read_at:
+            self.read_at = learn_read_states(self.traces, self.edges, self.nodes)
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
 

@@ -110,6 +110,7 @@ def rank_plans(
     fills: FillCache | None = None,
     read_fields: Mapping[str, frozenset[str]] | None = None,
     said_words: Mapping[str, frozenset[str]] | None = None,
+    read_at: Mapping[str, frozenset[int]] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed).
@@ -137,8 +138,9 @@ def rank_plans(
         """The steps carrying the fields the task asks for, and how many values they still
         carry that the task never asks for (a lyric line where it wants a temperature)."""
         carried = carry_asked_fields(
-            steps, asked, nodes, lambda s: source_app(s, id_apps), field_words, said_words
-        )
+            steps, asked, nodes, lambda s: source_app(s, id_apps), field_words, said_words,
+            read_at,
+        )  # fmt: skip
         unasked = sum(
             not describes(source, asked, field_words, said_words)
             for step in carried
@@ -155,7 +157,7 @@ def rank_plans(
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked, nodes, fills, field_words or {}, read,
+            asked, nodes, fills, field_words or {}, read, read_at or {},
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -249,6 +251,7 @@ class _Context:
     fills: FillCache = field(default_factory=dict)
     field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
     read_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    read_at: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
     def app_of(self, source: TextSource) -> str:
         return source_app(source, self.id_apps)
@@ -399,13 +402,17 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             if context.app_of(source) != app.lower()
         ]
         produces = produced_by.get(app.lower(), [])
-        shown = offered_fields(part, context.asked, context.nodes, context.field_words)
+        shown = offered_fields(
+            part, context.asked, context.nodes, context.field_words, context.read_at
+        )
         asked = [f for f in shown if f not in produces and _adds_to(f, produces, context)]
         if asked and not produces:
             # Read only for the field: stop where it is shown. The donor went on to buy the
             # product whose price this task only asks for.
             binding.steps = until_shown(binding.steps, asked, context.nodes)
-            still = offered_fields(binding.steps, context.asked, context.nodes, context.field_words)
+            still = offered_fields(
+                binding.steps, context.asked, context.nodes, context.field_words, context.read_at
+            )
             asked = [f for f in still if f in asked]
         produces = [*produces, *asked]  # the field asked for last: it is what gets carried
         fields = {w for f in asked for w in source_words(f, context.field_words)}
