@@ -82,3 +82,24 @@ def test_each_slot_of_an_edge_that_types_twice_is_read_from_its_own_step() -> No
     assert values == {SlotKey(83, "text1"): "Reading list", SlotKey(83, "text2"): "Rome"}
     assert missing == ()
     assert binding.steps[1].text == "Rome {text3}"
+
+
+def test_a_donor_part_the_task_does_not_fill_is_dropped_beside_a_value_read_off_a_screen() -> None:
+    """The weather note typed "{city} {temperature}"; a note of an event's time names no city,
+    so only the value read is typed, never the donor's "Lima"."""
+    temperature = TextSource.screen("weather:id/temperature")
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text2} {text3}",
+        text_sources=(("text2", TextSource.instruction()), ("text3", temperature)),
+    )  # fmt: skip
+    step = ScriptStep(18, typing, None, "Notes", "t3", edge_id=11)
+    donor = "Check the temperature in Lima and save it in a note titled Work"
+    trace = Trace("t3", donor, "Multi_Apps", ("Weather", "Notes"), (1, 18), (11,), 5,
+                  values={SlotKey(11, "text2"): "Lima"})  # fmt: skip
+    task = "Check when Dentist is and save the time in a new note Work"
+    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    assert binding.unfilled == 1
+    assert binding.steps[0].text == "{text3}"
+    # A task that names its city keeps both parts.
+    named = bind([step], trace, donor.replace("Lima", "Oslo"), ValueIndex(), aliases=ALIASES)
+    assert named.steps[0].text == "Oslo {text3}"

@@ -279,3 +279,29 @@ def test_an_id_less_field_is_offered_only_on_the_states_runs_read_it_on() -> Non
     assert offered_fields([to_player, to_lyrics], asked, nodes, learned, read_at) == [
         TextSource.screen(key)
     ]
+
+
+def test_a_field_asked_only_by_a_question_word_is_not_carried_over_one_the_task_names() -> None:
+    """ "Check when Dentist is and save the time": "when" asks for the time or the date, the
+    task says "time", and the donor read the time; the date beside it is not carried."""
+    from guigraph.compiler.slots import content_words
+    from guigraph.compiler.stitch import _adds_to, _Context
+    from guigraph.compiler.values import ValueIndex
+
+    time, date = (
+        TextSource.screen("calendar:id/event_time"),
+        TextSource.screen("calendar:id/event_date"),
+    )
+
+    def adds(instruction: str, carried: list[TextSource]) -> bool:
+        context = _Context(
+            instruction, content_words(instruction), ValueIndex(), ALIASES, {}, {},
+            asked=asked_fields(instruction, ALIASES),
+        )  # fmt: skip
+        return _adds_to(date, carried, context)
+
+    assert not adds("Check when Dentist is and save the time in a new note Work", [time])
+    assert adds("Check when Dentist is and save the date in a new note Work", [time])
+    # Nothing carried answers the task yet: the question word is enough.
+    lyric = TextSource.screen("music:id/lyric_0")
+    assert adds("Tell Bo when Dentist is", [lyric])

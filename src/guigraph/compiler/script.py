@@ -323,13 +323,16 @@ def _bind_text(
         new = fill(recorded)
         if new is None:
             binding.unfilled += 1
-            new = recorded
+            # Beside a value read off a screen, the donor's own part ("Lima" of "Lima 33°C")
+            # is no part of this task's text: the value read is typed alone.
+            new = "" if any(src.from_screen for _, src in step.template.text_sources) else recorded
         else:
             new = _without_kept_punctuation(new, text, marker)
             binding.claimed |= content_words(new) & new_words
             new = form(new)
             bound[slot] = new
         text = text.replace(marker, new)
+    text = " ".join(text.split()) if text.strip() != text or "  " in text else text
     return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
 
 

@@ -429,7 +429,16 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
 
 
 def _adds_to(field: TextSource, produces: Sequence[TextSource], context: _Context) -> bool:
-    return answers_more(field, produces, context.asked, context.field_words)
+    """Whether ``field`` answers more of the task than the fields the donor carried; once
+    those answer something, only with a word the task says itself: "save the time" of an
+    event is its time, though "when" would also ask for the date beside it."""
+    if not answers_more(field, produces, context.asked, context.field_words):
+        return False
+    answered = {w for c in produces for w in source_words(c, context.field_words) & context.asked}
+    if not answered:
+        return True
+    new = (source_words(field, context.field_words) & context.asked) - answered
+    return bool(new & context.wanted)
 
 
 def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
