@@ -135,3 +135,17 @@ def test_names_said_are_recorded_values_written_as_names() -> None:
     # Lower-case ("rome") or only at the sentence start is not naming the value.
     assert values.names_said("Rome is where the weather is checked") == []
     assert values.names_said("check the weather in rome") == []
+
+
+def test_a_controls_label_the_task_names_is_no_name_said() -> None:
+    """ "press Submit": a button every run taps, not a value a plan must use."""
+    values = ValueIndex()
+    form = 5
+    for _ in range(10):
+        values.visits[form] += 1
+        values.tapped[(form, "Submit")][0] += 1
+        values.tapped[(form, "Submit")][1] += 1
+    values.by_site[(form, "click")].add("Submit")
+    values.by_site[(7, "type:username")] |= {"Vina", "Keli", "Jerald"}
+    said = values.names_said('Enter "Vina" into the text field and press Submit.')
+    assert said == ["Vina"]

@@ -189,7 +189,7 @@ def _single(
     else:
         claimed = _weigh(binding.claimed & wanted, shared & wanted)
     score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
-    unused = _unused_names(values, instruction, binding.claimed, aliases)
+    unused = _unused_names(values, instruction, set(claimed) | binding.claimed, aliases)
     score -= UNUSED_NAME_PENALTY * len(unused) + UNFILLED_PENALTY * unasked
     score += SIMILARITY_WEIGHT * item.score
     # As for a stitched piece: every recorded use of an app says "email", this task does not,
@@ -201,8 +201,9 @@ def _single(
 def _unused_names(
     values: ValueIndex, instruction: str, claimed: set[str], aliases: Mapping[str, str]
 ) -> list[str]:
-    """Recorded values the task names that no step of a plan uses: "Text Chen the first line
-    of the lyrics ..." names the contact Chen, and a trace that posts the line never does.
+    """Recorded values the task names that a plan neither uses nor explains (``claimed``):
+    "Text Chen the first line of the lyrics ..." names the contact Chen, and a trace that
+    posts the line never does.
     An app's name ("in Tunes", its launcher icon tapped) is no value."""
     return [
         v

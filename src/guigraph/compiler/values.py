@@ -153,8 +153,13 @@ class ValueIndex:
         said = []
         for key in sorted(found, key=lambda k: (-len(k), k)):
             recorded = next(
-                (v for site in self._by_value[key] for v in self.by_site[site] if _key(v) == key),
-                "",
+                (
+                    v
+                    for site in self._by_value[key]
+                    for v in self.by_site[site]
+                    if _key(v) == key and (site[1] != "click" or self._named_as_value(site[0], v))
+                ),
+                "",  # only a control's label ("Submit"): no value
             )
             if recorded != recorded.lower() and label_named_as_shown(recorded, instruction):
                 said.append(recorded)
