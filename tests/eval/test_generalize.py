@@ -220,3 +220,33 @@ def test_a_run_records_its_half_resumes_and_logs_every_frozen_run(tmp_path: Path
     report = run_generalize(tmp_path / "run", frozen, allow_frozen=True, benchmark=benchmark)
     assert report["half"] == "frozen" and report["setup"]["frozen_runs"] == 1
     assert report["pairing"]["graph"]["episodes"] == 0  # the one pairing is in the dev half
+
+
+def test_the_same_cases_run_on_a_kb_built_with_another_encoder(tmp_path: Path) -> None:
+    from guigraph.eval.demo import DemoConfig, SilentReporter, prepare_kb
+    from guigraph.eval.generalize import plan, run_cases
+    from guigraph.graph.from_logs import build_from_logs
+    from guigraph.graph.kb import KnowledgeBase
+
+    path = tmp_path / "bench.toml"
+    path.write_text(
+        '[[reworded]]\ntemplate = "tool.wifi"\nwordings = ["Please turn the Wi-Fi {state} now"]\n'
+    )
+    config = GeneralizeConfig(DemoConfig(episodes=4, seed=3), Half.DEV, reworded_seeds=1)
+    used_seeds, _ = prepare_kb(tmp_path / "demo", config.demo, SilentReporter())
+    other_kb = tmp_path / "kb-hashing-64"
+    build_from_logs(tmp_path / "demo" / "logs", other_kb, encoder="hashing:64")
+    with KnowledgeBase.open(other_kb) as kb:
+        assert kb.settings.encoder == "hashing:64"  # the KB records which encoder built it
+    cases, items = plan(load(path).half(Half.DEV), Half.DEV, config, used_seeds)
+    assert len(cases) == 4  # the wording and its recorded wording, on one world, both memories
+    # results beside no kb/ folder: the cases can only have run on the KB passed in
+    results = tmp_path / "elsewhere" / "results.jsonl"
+    results.parent.mkdir()
+    rows = run_cases(results, other_kb, cases, items, config, SilentReporter())
+    assert sorted(row["key"] for row in rows) == sorted(case.key for case in cases)
+    lines = results.read_text().splitlines()
+    # resumed: nothing rerun, and only the cases asked for are returned
+    again = run_cases(results, other_kb, cases[:1], items, config, SilentReporter())
+    assert results.read_text().splitlines() == lines
+    assert [row["key"] for row in again] == [cases[0].key]

@@ -119,9 +119,9 @@ def run_generalize(
             _note_frozen_run(out)
         benchmark = benchmark or packaged()
         cases, items = plan(benchmark.half(config.half), config.half, config, used_seeds)
-        rows = _run(out / RESULTS.format(half=config.half), cases, items, config, reporter)
-    planned = {case.key for case in cases}
-    rows = [row for row in rows if row["key"] in planned]
+        rows = run_cases(
+            out / RESULTS.format(half=config.half), out / "kb", cases, items, config, reporter
+        )
     return {
         "half": str(config.half),
         **summarize(rows),
@@ -156,8 +156,13 @@ def _count_items(items: Iterable[Item]) -> dict[str, int]:
     return counts
 
 
-def _run(path: Path, cases: list[GeneralizeCase], items: dict[str, Item],
-         config: GeneralizeConfig, reporter: Reporter) -> list[dict[str, Any]]:  # fmt: skip
+def run_cases(path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict[str, Item],
+              config: GeneralizeConfig, reporter: Reporter) -> list[dict[str, Any]]:  # fmt: skip
+    """Run ``cases`` (from ``plan``) on the KB in ``kb_dir``, appending one row per finished
+    episode to ``path`` and skipping those already there; returns the rows of ``cases``.
+
+    The KB is a parameter so that the same cases can be run on KBs built otherwise from the
+    same logs (``bench/generalize_encoders.py``: one KB per sentence encoder)."""
     from guigraph.compiler.index import GraphView
     from guigraph.eval.suite import run_task
     from guigraph.graph.kb import KnowledgeBase
@@ -165,7 +170,7 @@ def _run(path: Path, cases: list[GeneralizeCase], items: dict[str, Item],
     rows = load_results(path)
     done = {row["key"] for row in rows}
     demo = config.demo
-    with KnowledgeBase.open(path.parent / "kb") as kb, path.open("a") as sink:
+    with KnowledgeBase.open(kb_dir) as kb, path.open("a") as sink:
         view = GraphView.load(kb)
         for memory in MEMORIES:
             group = [case for case in cases if case.memory == memory]
@@ -186,7 +191,9 @@ def _run(path: Path, cases: list[GeneralizeCase], items: dict[str, Item],
                 sink.flush()
                 rows.append(row)
                 advance()
-    return rows
+    # A results file may hold cases of another plan (other sizes, another benchmark file).
+    planned = {case.key for case in cases}
+    return [row for row in rows if row["key"] in planned]
 
 
 def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:

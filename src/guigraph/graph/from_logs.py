@@ -64,12 +64,15 @@ def build_from_logs(
     judge: str = "rule",
     use_ui: bool = True,
     ocr: bool = False,
+    encoder: str = "hashing:256",
     on_total: Callable[[int], None] | None = None,
     on_episode: Callable[[str], None] | None = None,
 ) -> tuple[BuildSummary, dict[str, Any]]:
     """Build the selected episodes into ``kb_dir`` (created, or grown); returns the KB stats.
 
     Episodes already in the KB are skipped, so a killed build resumes where it stopped.
+    ``encoder`` is the text encoder spec a new KB is made with (``embed.encoder_from_spec``);
+    an existing KB made with another one is refused.
     Bad input (no logs, no split file, unknown judge) raises before anything is written.
     """
     from guigraph.errors import require
@@ -85,7 +88,7 @@ def build_from_logs(
     sources = episode_sources(logs_dir, selection or LogsSelection(), elements=use_ui)
     if on_total is not None:
         on_total(len(sources))
-    settings = KBSettings(use_ui=use_ui, judge=judge, ocr=ocr)
+    settings = KBSettings(encoder=encoder, use_ui=use_ui, judge=judge, ocr=ocr)
     with (
         folder_lock(kb_dir, BUILD_LOCK, "another build is writing this knowledge base"),
         KnowledgeBase.create(kb_dir, settings) as knowledge,
