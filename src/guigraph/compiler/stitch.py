@@ -136,8 +136,10 @@ def rank_plans(
 
     def carry(steps: list[ScriptStep]) -> tuple[list[ScriptStep], int]:
         """The steps carrying the fields the task asks for, and how many values they still
-        carry that the task never asks for (a lyric line where it wants a temperature)."""
-        carried = carry_asked_fields(
+        carry that the task never asks for (a lyric line where it wants a temperature). The
+        trace baseline follows its trace as recorded: the fields a state shows are graph
+        knowledge."""
+        carried = steps if not allow_stitching else carry_asked_fields(
             steps, asked, nodes, lambda s: source_app(s, id_apps), field_words, said_words,
             read_at,
         )  # fmt: skip
