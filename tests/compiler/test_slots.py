@@ -265,3 +265,21 @@ def test_words_describing_a_name_before_it_are_not_the_name() -> None:
     # A block too long to be the value's own place stays refused.
     longer = "Could you add the lovely old track Glass Roads to Workout?"
     assert align_value("Night Stars", old, longer) is None
+
+
+def test_the_words_read_as_plain_words_are_the_task_languages() -> None:
+    from dataclasses import replace
+
+    from guigraph.compiler.slots import content_words, normalize_units
+    from guigraph.envs import conventions
+
+    assert content_words("Save the bookmarks please") == {"save", "bookmark"}
+    assert normalize_units("Set brightness to 70 percent") == "Set brightness to 70%"
+    bare = replace(conventions.ANDROID, language=conventions.TaskLanguage())
+    with conventions.using(bare):  # a language the planner knows nothing of
+        assert content_words("Save the bookmarks please") == {"save", "the", "bookmarks", "please"}
+        assert normalize_units("70 percent, 30 %") == "70 percent, 30%"
+    german = conventions.TaskLanguage(stopwords=frozenset({"die"}), percent_words=("prozent",))
+    with conventions.using(replace(conventions.ANDROID, language=german)):
+        assert content_words("Speichere die Notiz") == {"speichere", "notiz"}
+        assert normalize_units("Helligkeit auf 70 Prozent") == "Helligkeit auf 70%"

@@ -226,7 +226,10 @@ def until_shown(
 
 
 def _names_an_app(word: str, app_words: set[str]) -> bool:
-    return word in app_words or word + "s" in app_words or word.rstrip("s") in app_words
+    suffix = conventions.active().language.plural_suffix
+    if word in app_words:
+        return True
+    return bool(suffix) and (word + suffix in app_words or word.rstrip(suffix) in app_words)
 
 
 def read_field_apps(

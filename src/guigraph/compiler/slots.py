@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
 from guigraph.envs import conventions
+from guigraph.envs.conventions import TaskLanguage
 
 _WORD = re.compile(r"[\w°$€£%.:'’-]+")
 # A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
@@ -25,55 +26,20 @@ _EDGE_PUNCT = ".,:;!?'’"
 _DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "by",
-        "with",
-        "from",
-        "it",
-        "its",
-        "my",
-        "me",
-        "i",
-        "is",
-        "are",
-        "be",
-        "this",
-        "that",
-        "then",
-        "up",
-        "down",
-        "into",
-        "under",
-        "over",
-        "as",
-        "please",
-        "can",
-        "you",
-        "your",
-        "what",
-        "how",
-        "who",
-        "which",
-        "about",
-    ]
-)
+def _language() -> TaskLanguage:
+    return conventions.active().language
+
+
+def stopwords() -> frozenset[str]:
+    """The task language's words that carry no meaning (``TaskLanguage.stopwords``)."""
+    return _language().stopwords
 
 
 def content_words(text: str) -> set[str]:
     """Lower-cased words that carry meaning, plurals folded ("bookmarks" -> "bookmark")."""
-    return {normal_word(w) for w in words(text)} - STOPWORDS
+    language = _language()
+    suffix = language.plural_suffix
+    return {_fold(w, suffix) for w in _words(text, language)} - language.stopwords
 
 
 def clauses(instruction: str) -> list[str]:
@@ -97,29 +63,44 @@ def _clause_break(joiners: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def normal_word(word: str) -> str:
+    return _fold(word, _language().plural_suffix)
+
+
+def _fold(word: str, suffix: str) -> str:
+    """``word`` lower-cased, its plural ending folded off (not a doubled one: "glass")."""
     word = word.lower()
-    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+    if suffix and len(word) > 4 and word.endswith(suffix) and not word.endswith(suffix * 2):
+        return word[: -len(suffix)]
+    return word
 
 
 def words(text: str) -> list[str]:
-    return list(_words(text))  # a copy: callers may change their list
+    return list(_words(text, _language()))  # a copy: callers may change their list
 
 
 # Planning splits the same few instructions and values into words tens of thousands of times
-# per episode (bench/loop.py); these pure functions remember their answers.
+# per episode (bench/loop.py); these pure functions remember their answers (per language).
 @functools.lru_cache(maxsize=8192)
-def _words(text: str) -> tuple[str, ...]:
-    found = _WORD.findall(normalize_units(text))
+def _words(text: str, language: TaskLanguage) -> tuple[str, ...]:
+    found = _WORD.findall(_normalize_units(text, language))
     return tuple(w.strip(_EDGE_PUNCT) for w in found if w.strip(_EDGE_PUNCT))
 
 
-_PERCENT = re.compile(r"(\d)\s*(?:percent\b|per cent\b|%)", re.IGNORECASE)
+def normalize_units(text: str) -> str:
+    """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
+    return _normalize_units(text, _language())
 
 
 @functools.lru_cache(maxsize=8192)
-def normalize_units(text: str) -> str:
-    """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
-    return _PERCENT.sub(r"\1%", text)
+def _normalize_units(text: str, language: TaskLanguage) -> str:
+    return _percent_pattern(language.percent_words).sub(r"\1%", text)
+
+
+@functools.lru_cache(maxsize=8)
+def _percent_pattern(percent_words: tuple[str, ...]) -> re.Pattern[str]:
+    """A number and "%" (spaced or not), or one of the language's words for it."""
+    spelled = "".join(rf"{re.escape(w)}\b|" for w in percent_words)
+    return re.compile(rf"(\d)\s*(?:{spelled}%)", re.IGNORECASE)
 
 
 def _spans(tokens: list[str], value: list[str]) -> list[tuple[int, int]]:
@@ -153,7 +134,7 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     old, new, value = words(old_instruction), words(new_instruction), words(example)
     if not value:
         return None
-    opcodes = _word_opcodes(old_instruction, new_instruction)
+    opcodes = _word_opcodes(old_instruction, new_instruction, _language())
     for start, end in _spans(old, value):
         found = _align_span(opcodes, start, end, old, new, example)
         if found:
@@ -175,10 +156,12 @@ def _as_written(found: str, instruction: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _word_opcodes(old_instruction: str, new_instruction: str) -> tuple[Opcode, ...]:
+def _word_opcodes(
+    old_instruction: str, new_instruction: str, language: TaskLanguage
+) -> tuple[Opcode, ...]:
     """The word alignment of two instructions: one per pair, however many values it carries
     (it was a fifth of the planning time, recomputed for each value)."""
-    old, new = _words(old_instruction), _words(new_instruction)
+    old, new = _words(old_instruction, language), _words(new_instruction, language)
     matcher = SequenceMatcher(
         a=[w.lower() for w in old], b=[w.lower() for w in new], autojunk=False
     )
@@ -262,9 +245,10 @@ def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str
     unchanged run at most two words before it, holds a meaningful word: "temperature in
     [Paris]" and "weather like in [Oslo]" / "weather in [Lima]", not "the [Paris]"."""
     equal = [(i1, i2) for tag, i1, i2, _, _ in opcodes if tag == "equal"]
+    empty = stopwords()
 
     def meaningful(i1: int, i2: int) -> bool:
-        return any(old[i] not in STOPWORDS for i in range(i1, i2))
+        return any(old[i] not in empty for i in range(i1, i2))
 
     for i1, i2 in equal:
         if not (i2 == start or i1 == end or (i1 < end and start < i2)):
@@ -406,25 +390,33 @@ def _cut_at_head(value: str, known: Iterable[str]) -> str:
     return " ".join(parts[: last + 1]) if last is not None and last > 0 else value
 
 
-_POSSESSIVE = re.compile(r"['’]s$")
+@functools.lru_cache(maxsize=8)
+def _possessive(suffixes: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not suffixes:
+        return None
+    return re.compile(rf"(?:{'|'.join(map(re.escape, suffixes))})$")
 
 
 @functools.lru_cache(maxsize=65536)
-def _phrase(text: str) -> str:
-    return " ".join(w.lower() for w in words(text))
+def _phrase(text: str, language: TaskLanguage) -> str:
+    return " ".join(w.lower() for w in _words(text, language))
 
 
 def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> list[str]:
     """The ``values`` the instruction names as whole words, in the order given: the
     instruction's word n-grams are made once, not one search per value."""
     # "Oslo's temperature" names Oslo.
-    tokens = [_POSSESSIVE.sub("", t) for t in _phrase(instruction).split()]
+    language = _language()
+    possessive = _possessive(language.possessive_suffixes)
+    tokens = _phrase(instruction, language).split()
+    if possessive is not None:
+        tokens = [possessive.sub("", t) for t in tokens]
     grams = {
         " ".join(tokens[i : i + n])
         for n in range(1, longest + 1)
         for i in range(len(tokens) - n + 1)
     }
-    return [v for v in values if _phrase(v) in grams]
+    return [v for v in values if _phrase(v, language) in grams]
 
 
 def _as_said(value: str, text: str) -> str:

@@ -33,7 +33,7 @@ from guigraph.compiler.script import (
     segments,
     trace_script,
 )
-from guigraph.compiler.slots import STOPWORDS, clauses, content_words, words
+from guigraph.compiler.slots import clauses, content_words, stopwords, words
 from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
@@ -86,7 +86,12 @@ def apps_named(instruction: str, aliases: Mapping[str, str]) -> list[str]:
 
 
 def _word_matches(word: str, wanted: set[str]) -> bool:
-    return word in wanted or word + "s" in wanted or (word.endswith("s") and word[:-1] in wanted)
+    suffix = conventions.active().language.plural_suffix
+    if word in wanted:
+        return True
+    return bool(suffix) and (
+        word + suffix in wanted or (word.endswith(suffix) and word[: -len(suffix)] in wanted)
+    )
 
 
 def choose_plan(*args: Any, **kwargs: Any) -> PlanChoice | None:
@@ -470,7 +475,7 @@ def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trac
                     lo = max(0, start - CONTEXT_WINDOW)
                     hi = start + len(value_words) + CONTEXT_WINDOW
                     found |= set(tokens[lo:start]) | set(tokens[start + len(value_words) : hi])
-    return found - STOPWORDS
+    return found - stopwords()
 
 
 def _clause_words(instruction: str, value: str) -> set[str]:

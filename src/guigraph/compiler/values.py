@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from guigraph.compiler.slots import STOPWORDS, normalize_units, value_shape, words
+from guigraph.compiler.slots import normalize_units, stopwords, value_shape, words
 from guigraph.graph.records import SlotKey
 from guigraph.types import ActionType
 
@@ -182,9 +182,10 @@ class ValueIndex:
                     self._by_value[_key(known)].append(site)
             self._longest = max((len(k.split()) for k in self._by_value), default=0)
             self._by_head = defaultdict(list)
+            empty = stopwords()
             for key, holders in self._by_value.items():
                 parts = key.split()
-                if len(parts) >= 2 and parts[-1] not in STOPWORDS:
+                if len(parts) >= 2 and parts[-1] not in empty:
                     self._by_head[parts[-1]].extend(holders)
         return self._by_value.get(_key(value), [])
 

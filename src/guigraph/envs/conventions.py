@@ -83,6 +83,73 @@ ENGLISH_ANSWER_VERBS = frozenset({"tell"})
 #: Words that join the parts of a task in several steps ("open the note and text it").
 ENGLISH_CLAUSE_JOINERS = ("and", "then")
 
+
+@dataclass(frozen=True, slots=True)
+class TaskLanguage:
+    """What the model-free planner reads of the task's language as plain words: which words
+    carry no meaning, how a plural is folded, which words after a number mean "%", how a
+    possessive ends. Empty fields switch the rule off."""
+
+    #: Words that carry no meaning of their own ("the", "please", "what").
+    stopwords: frozenset[str] = frozenset()
+    #: Folded off words longer than four letters, not when doubled ("bookmarks", "glass").
+    plural_suffix: str = ""
+    #: Words that, after a number, are the screens' "%" ("70 percent").
+    percent_words: tuple[str, ...] = ()
+    #: Endings of a possessive ("Oslo's temperature" names Oslo).
+    possessive_suffixes: tuple[str, ...] = ()
+
+
+ENGLISH = TaskLanguage(
+    stopwords=frozenset(
+        (
+            "a",
+            "an",
+            "the",
+            "and",
+            "or",
+            "to",
+            "of",
+            "in",
+            "on",
+            "at",
+            "for",
+            "by",
+            "with",
+            "from",
+            "it",
+            "its",
+            "my",
+            "me",
+            "i",
+            "is",
+            "are",
+            "be",
+            "this",
+            "that",
+            "then",
+            "up",
+            "down",
+            "into",
+            "under",
+            "over",
+            "as",
+            "please",
+            "can",
+            "you",
+            "your",
+            "what",
+            "how",
+            "who",
+            "which",
+            "about",
+        )
+    ),
+    plural_suffix="s",
+    percent_words=("percent", "per cent"),
+    possessive_suffixes=("'s", "’s"),
+)
+
 #: A number joined to its unit by a hyphen ("25-minute", "70-percent"): the unit is a word.
 _NUMBER_HYPHEN_UNIT = re.compile(r"(?<![\w-])(\d+)-(?=[^\W\d])")
 #: Text in quotes is a value to type as written ("Text Bo 'one more thing'").
@@ -137,6 +204,8 @@ class Conventions:
     answer_verbs: frozenset[str] = frozenset()
     #: Words joining a task's parts; with none, only ":", ";" and "," split a task.
     clause_joiners: tuple[str, ...] = ()
+    #: The task language's words the planner reads as plain words (``ENGLISH``).
+    language: TaskLanguage = TaskLanguage()
 
     def with_digits(self, text: str) -> str:
         """``text`` with its spelled-out numbers in digits, as screens show them ("a
@@ -248,6 +317,7 @@ ANDROID = Conventions(
     question_words=ENGLISH_QUESTION_WORDS,
     answer_verbs=ENGLISH_ANSWER_VERBS,
     clause_joiners=ENGLISH_CLAUSE_JOINERS,
+    language=ENGLISH,
     framework_apps=frozenset({"android"}),
     container_classes=(
         "Layout",
@@ -295,6 +365,7 @@ WEB = Conventions(
     question_words=ENGLISH_QUESTION_WORDS,
     answer_verbs=ENGLISH_ANSWER_VERBS,
     clause_joiners=ENGLISH_CLAUSE_JOINERS,
+    language=ENGLISH,
     opens_apps_by="url",
     # ARIA roles of fields (a <select> is typed into too: its option's label).
     field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),
