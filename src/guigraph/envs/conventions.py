@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from guigraph.types import ID_LESS_KEY
@@ -301,14 +301,9 @@ _LAUNCHERS = frozenset(
     {"", "home", "launcher", "com.android.launcher3", "com.google.android.apps.nexuslauncher"}
 )
 
-#: Android's defaults: launcher packages and the system's own pop-up words.
-ANDROID = Conventions(
-    name="android",
-    id_scheme=IdScheme.ANDROID,
-    home_apps=_LAUNCHERS,
-    dismiss_labels=_POPUP_WORDS,
-    loading_texts=("loading", "please wait"),
-    transient_words=frozenset({"dialog", "popup", "alert", "toast", "snackbar"}),
+#: What both platforms read of tasks written in English; each platform adds its own.
+_ENGLISH_TASKS = Conventions(
+    name="english",
     question_fields=ENGLISH_QUESTION_FIELDS,
     number_words=ENGLISH_NUMBER_WORDS,
     pronouns=ENGLISH_PRONOUNS,
@@ -318,6 +313,17 @@ ANDROID = Conventions(
     answer_verbs=ENGLISH_ANSWER_VERBS,
     clause_joiners=ENGLISH_CLAUSE_JOINERS,
     language=ENGLISH,
+)
+
+#: Android's defaults: launcher packages and the system's own pop-up words.
+ANDROID = replace(
+    _ENGLISH_TASKS,
+    name="android",
+    id_scheme=IdScheme.ANDROID,
+    home_apps=_LAUNCHERS,
+    dismiss_labels=_POPUP_WORDS,
+    loading_texts=("loading", "please wait"),
+    transient_words=frozenset({"dialog", "popup", "alert", "toast", "snackbar"}),
     framework_apps=frozenset({"android"}),
     container_classes=(
         "Layout",
@@ -350,22 +356,14 @@ ANDROID = Conventions(
 )
 
 #: A web profile: the page is the app, DOM ids, cookie banners and modal close buttons.
-WEB = Conventions(
+WEB = replace(
+    _ENGLISH_TASKS,
     name="web",
     id_scheme=IdScheme.HTML,
     home_apps=frozenset({"", "about:blank"}),
     dismiss_labels=_POPUP_WORDS | {"accept", "got it", "×", "x", "reject all"},
     loading_texts=("loading", "please wait"),
     transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
-    question_fields=ENGLISH_QUESTION_FIELDS,
-    number_words=ENGLISH_NUMBER_WORDS,
-    pronouns=ENGLISH_PRONOUNS,
-    articles=ENGLISH_ARTICLES,
-    detail_prepositions=ENGLISH_DETAIL_PREPOSITIONS,
-    question_words=ENGLISH_QUESTION_WORDS,
-    answer_verbs=ENGLISH_ANSWER_VERBS,
-    clause_joiners=ENGLISH_CLAUSE_JOINERS,
-    language=ENGLISH,
     opens_apps_by="url",
     # ARIA roles of fields (a <select> is typed into too: its option's label).
     field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),
