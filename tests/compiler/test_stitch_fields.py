@@ -5,7 +5,6 @@ from __future__ import annotations
 from guigraph.compiler.fields import (
     asked_fields,
     carry_asked_fields,
-    describes,
     learn_field_words,
     offered_fields,
     until_shown,
@@ -208,7 +207,6 @@ def test_a_trace_carries_the_field_the_task_asks_for_where_it_passes_one() -> No
     def carried(instruction: str) -> TextSource:
         asked = asked_fields(instruction, ALIASES)
         result = carry_asked_fields(steps, asked, nodes, lambda s: "tunes", said=said)
-        assert not describes(lyric, asked, said=said) or result[-1].screen_slots[0][1] == lyric
         return result[-1].screen_slots[0][1]
 
     assert carried("Post on Chirp who sings Gold Hearts") == TextSource.screen("music:id/artist")

@@ -149,3 +149,12 @@ def test_a_controls_label_the_task_names_is_no_name_said() -> None:
     values.by_site[(7, "type:username")] |= {"Vina", "Keli", "Jerald"}
     said = values.names_said('Enter "Vina" into the text field and press Submit.')
     assert said == ["Vina"]
+
+
+def test_values_shaped_like_a_value_come_from_every_site_and_follow_new_traces() -> None:
+    values = ValueIndex()
+    values.by_site[(34, "type:hh:mm")] |= {"06:30", "21:15"}
+    values.by_site[(47, "type:time")] |= {"10:45"}
+    values.by_site[NOTE_TITLE] |= {"Work"}
+    assert sorted(values.shaped_like("9:30")) == ["06:30", "10:45", "21:15"]
+    assert values.shaped_like("Jun 5") == []

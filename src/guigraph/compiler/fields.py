@@ -95,10 +95,10 @@ def learn_field_words(
     for trace in traces:
         for word in content_words(trace.instruction):
             overall[word] = overall.get(word, 0) + 1
-        templates = [a for e in trace.edge_path if e in edges for a in edges[e].actions]
+        templates = [template for _, _, template in trace.recorded_actions(edges)]
         used = {
             source.key
-            for template in (*templates, *trace.tail)
+            for template in templates
             for _, source in template.text_sources
             if source.from_screen
         }
@@ -187,15 +187,8 @@ def learn_read_states(
     parse = conventions.active().parse_id
     found: dict[str, set[int]] = {}
     for trace in traces:
-        steps = [
-            (trace.node_path[k], template)
-            for k, edge_id in enumerate(trace.edge_path)
-            if edge_id in edges
-            for template in edges[edge_id].actions
-        ]
-        steps += [(trace.node_path[-1], template) for template in trace.tail]
         seen: list[int] = []
-        for node_id, template in steps:
+        for node_id, _, template in trace.recorded_actions(edges):
             if not seen or seen[-1] != node_id:
                 seen.append(node_id)
             for _, source in template.text_sources:
@@ -244,8 +237,8 @@ def read_field_apps(
     "the temperature in Hanoi" is no post text."""
     apps: dict[str, set[str]] = {}
     for trace in traces:
-        templates = [a for e in trace.edge_path if e in edges for a in edges[e].actions]
-        for template in (*templates, *trace.tail):
+        templates = [template for _, _, template in trace.recorded_actions(edges)]
+        for template in templates:
             for _, source in template.text_sources:
                 if source.from_screen:
                     for word in source_words(source, learned):

@@ -8,6 +8,7 @@ the instruction named (a song, a contact), and values to be read off a screen wh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -293,9 +294,11 @@ def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:
 
 def _in_field_form(value: str, values: ValueIndex, site: Site) -> str:
     """``value`` written as the field at ``site`` writes its recorded values ("June 27" ->
-    "Jun 27"); every field of the knowledge base shows how wide a kind's digits are."""
-    every_field = (v for recorded in values.by_site.values() for v in recorded)
-    return conform(value, values.by_site.get(site, set()), every_field)
+    "Jun 27"); every recorded value of the field's shape shows how wide its digits are
+    (``conform`` uses them only when the field's values agree on that one shape)."""
+    field_values = values.by_site.get(site, set())
+    example = next(iter(field_values), "")
+    return conform(value, field_values, values.shaped_like(example))
 
 
 def _bind_text(
@@ -312,6 +315,7 @@ def _bind_text(
     screen: list[tuple[str, TextSource]] = []
     bound: dict[str, str] = {}
     new_words = content_words(instruction)
+    dropped = False
     for slot, source in step.template.text_sources:
         marker = "{" + slot + "}"
         key = step.slot_key(slot)
@@ -325,14 +329,16 @@ def _bind_text(
             binding.unfilled += 1
             # Beside a value read off a screen, the donor's own part ("Lima" of "Lima 33°C")
             # is no part of this task's text: the value read is typed alone.
-            new = "" if any(src.from_screen for _, src in step.template.text_sources) else recorded
+            dropped = any(src.from_screen for _, src in step.template.text_sources)
+            new = "" if dropped else recorded
         else:
             new = _without_kept_punctuation(new, text, marker)
             binding.claimed |= content_words(new) & new_words
             new = form(new)
             bound[slot] = new
         text = text.replace(marker, new)
-    text = " ".join(text.split()) if text.strip() != text or "  " in text else text
+    if dropped:  # no gap left where the donor's part was ("{text3}", not " {text3}")
+        text = re.sub(r" {2,}", " ", text).strip(" ")
     return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
 
 

@@ -46,9 +46,14 @@ def clauses(instruction: str) -> list[str]:
     """The parts of a task in several steps, each with at least two words that carry meaning
     ("16:00" after a date's comma is not a part). The words joining parts are the task
     language's (``Conventions.clause_joiners``)."""
-    breaks = _clause_break(conventions.active().clause_joiners)
-    parts = [p.strip(" .,") for p in breaks.split(instruction)]
-    return [p for p in parts if len(content_words(p)) >= 2]
+    return list(_clauses(instruction, conventions.active().clause_joiners, _language()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _clauses(instruction: str, joiners: tuple[str, ...], language: TaskLanguage) -> tuple[str, ...]:
+    # Stitching asks for the clauses of each donor once per segment value: remembered.
+    parts = [p.strip(" .,") for p in _clause_break(joiners).split(instruction)]
+    return tuple(p for p in parts if len(content_words(p)) >= 2)
 
 
 @functools.lru_cache(maxsize=8)

@@ -34,7 +34,7 @@ from guigraph.compiler.script import (
     trace_script,
 )
 from guigraph.compiler.slots import clauses, content_words, stopwords, words
-from guigraph.compiler.values import ValueIndex
+from guigraph.compiler.values import ValueIndex, label_in_instruction
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
 
@@ -138,6 +138,7 @@ def rank_plans(
     # marks the app it is written in): a plan carrying another field's value misses it.
     app_marks = {w for marks in (markers or {}).values() for w in marks}
     asks_for_a_field = any(w in read and w not in app_marks for w in asked)
+    names = [v for v in values.names_said(instruction) if v.lower() not in aliases]
 
     def carry(steps: list[ScriptStep]) -> tuple[list[ScriptStep], int]:
         """The steps carrying the fields the task asks for, and how many values they still
@@ -148,16 +149,18 @@ def rank_plans(
             steps, asked, nodes, lambda s: source_app(s, id_apps), field_words, said_words,
             read_at,
         )  # fmt: skip
+        if not asks_for_a_field:
+            return carried, 0
         unasked = sum(
             not describes(source, asked, field_words, said_words)
             for step in carried
             for _, source in step.screen_slots
         )
-        return carried, unasked if asks_for_a_field else 0
+        return carried, unasked
 
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers or {}, carry)
+                markers or {}, carry, names)
         for r in retrieved
     ]  # fmt: skip
     options.sort(key=lambda o: o.score, reverse=True)
@@ -180,6 +183,7 @@ def _single(
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
     read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
     carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
+    names: Sequence[str],
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
         script, item.trace, instruction, values, fills, aliases, read_fields
@@ -196,27 +200,17 @@ def _single(
     else:
         claimed = _weigh(binding.claimed & wanted, shared & wanted)
     score = sum(claimed.values()) - UNFILLED_PENALTY * binding.unfilled
-    unused = _unused_names(values, instruction, set(claimed) | binding.claimed, aliases)
-    score -= UNUSED_NAME_PENALTY * len(unused) + UNFILLED_PENALTY * unasked
+    # A recorded name the task says (a contact, a city; an app's name is none) that the trace
+    # neither uses nor explains: "Text Chen the first line of the lyrics ..." names the
+    # contact Chen, and a trace that posts the line never does.
+    explained = set(claimed) | binding.claimed
+    unused = sum(not content_words(name) & explained for name in names)
+    score -= UNUSED_NAME_PENALTY * unused + UNFILLED_PENALTY * unasked
     score += SIMILARITY_WEIGHT * item.score
     # As for a stitched piece: every recorded use of an app says "email", this task does not,
     # so the trace does something in it the task did not ask for.
     score -= sum(1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted))
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
-
-
-def _unused_names(
-    values: ValueIndex, instruction: str, claimed: set[str], aliases: Mapping[str, str]
-) -> list[str]:
-    """Recorded values the task names that a plan neither uses nor explains (``claimed``):
-    "Text Chen the first line of the lyrics ..." names the contact Chen, and a trace that
-    posts the line never does.
-    An app's name ("in Tunes", its launcher icon tapped) is no value."""
-    return [
-        v
-        for v in values.names_said(instruction)
-        if not content_words(v) & claimed and v.lower() not in aliases
-    ]
 
 
 def _unmarked(app: str, markers: Mapping[str, set[str]], wanted: set[str]) -> bool:
@@ -485,15 +479,8 @@ def _clause_words(instruction: str, value: str) -> set[str]:
     parts = clauses(instruction)
     if len(parts) < 2 or not value.strip():
         return set()
-    holding = [p for p in parts if _phrase_in(value, p)]
+    holding = [p for p in parts if label_in_instruction(value, p)]
     return {w.lower() for w in words(holding[0])} if len(holding) == 1 else set()
-
-
-def _phrase_in(value: str, text: str) -> bool:
-    wanted = [w.lower() for w in words(value)]
-    tokens = [w.lower() for w in words(text)]
-    size = len(wanted)
-    return any(tokens[i : i + size] == wanted for i in range(len(tokens) - size + 1))
 
 
 def _data_flow_order(pieces: list[_Piece], context: _Context) -> list[_Piece]:

@@ -17,7 +17,7 @@ from guigraph.graph.records import SlotKey
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
-    from guigraph.graph.records import ActionTemplate, Edge, Trace
+    from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
 #: A site with fewer recorded values is too small to tell a kind by.
@@ -75,6 +75,7 @@ class ValueIndex:
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self._site_keys: dict[Site, frozenset[str]] = {}
         self._foreign: dict[tuple[str, Site], bool] = {}
+        self._by_shape: dict[str, list[str]] | None = None
         #: state -> runs that tapped something there
         self.visits: dict[int, int] = defaultdict(int)
 
@@ -88,14 +89,10 @@ class ValueIndex:
     def add_trace(self, trace: Trace, edges: dict[int, Edge]) -> None:
         self._pools = None
         self._by_value = None
+        self._by_shape = None
         self._site_keys.clear()
         self._foreign.clear()
-        steps: list[tuple[int, int | None, ActionTemplate]] = [
-            (trace.node_path[k], edge_id, template)
-            for k, edge_id in enumerate(trace.edge_path)
-            for template in edges[edge_id].actions
-        ]
-        steps += [(trace.node_path[-1], None, template) for template in trace.tail]
+        steps = trace.recorded_actions(edges)
         for node in {node for node, _, t in steps if t.taps}:
             self.visits[node] += 1
         field = ""
@@ -120,15 +117,12 @@ class ValueIndex:
         Looks the instruction's word n-grams up in an index of the values, so the cost grows
         with the instruction, not with the knowledge base.
         """
-        self._sites_of("")  # builds the index
-        assert self._by_value is not None
         tokens = [w.lower() for w in words(instruction)]
         found: list[Site] = []
-        for size in range(1, self._longest + 1):
-            for start in range(len(tokens) - size + 1):
-                for site in self._by_value.get(" ".join(tokens[start : start + size]), ()):
-                    if site not in found:
-                        found.append(site)
+        for key in self._known_grams(tokens):
+            for site in self._by_value_index()[key]:
+                if site not in found:
+                    found.append(site)
         # A new value of a known kind: "Zephyr kettle" was never recorded, but kettles were
         # ("Atlas kettle"), so the place where products are typed is still the right one.
         for token in tokens:
@@ -141,21 +135,13 @@ class ValueIndex:
         """Recorded values the instruction names as a name is written (a contact "Chen", a
         city "Rome": capitalized as recorded, not only because a sentence starts there),
         longest first. A plan that uses none of one leaves part of the task undone."""
-        self._sites_of("")  # builds the index
-        assert self._by_value is not None
         tokens = [w.lower() for w in words(instruction)]
-        found: set[str] = set()
-        for size in range(1, self._longest + 1):
-            for start in range(len(tokens) - size + 1):
-                key = " ".join(tokens[start : start + size])
-                if key in self._by_value and key not in found:
-                    found.add(key)
         said = []
-        for key in sorted(found, key=lambda k: (-len(k), k)):
+        for key in sorted(set(self._known_grams(tokens)), key=lambda k: (-len(k), k)):
             recorded = next(
                 (
                     v
-                    for site in self._by_value[key]
+                    for site in self._by_value_index()[key]
                     for v in self.by_site[site]
                     if _key(v) == key and (site[1] != "click" or self._named_as_value(site[0], v))
                 ),
@@ -164,6 +150,32 @@ class ValueIndex:
             if recorded != recorded.lower() and label_named_as_shown(recorded, instruction):
                 said.append(recorded)
         return said
+
+    def shaped_like(self, value: str) -> list[str]:
+        """Recorded values, at any site, with the shape of ``value`` ("06:30" for "9:30"):
+        indexed once, since binding asks for a field's kind in every plan."""
+        if self._by_shape is None:
+            self._by_shape = defaultdict(list)
+            for values in self.by_site.values():
+                for known in values:
+                    self._by_shape[value_shape(known)].append(known)
+        return self._by_shape.get(value_shape(value), [])
+
+    def _by_value_index(self) -> dict[str, list[Site]]:
+        self._sites_of("")  # builds the index
+        assert self._by_value is not None
+        return self._by_value
+
+    def _known_grams(self, tokens: list[str]) -> list[str]:
+        """The word n-grams of ``tokens`` that are recorded values, shortest first: the cost
+        grows with the instruction, not with the knowledge base."""
+        index = self._by_value_index()
+        grams = (
+            " ".join(tokens[start : start + size])
+            for size in range(1, self._longest + 1)
+            for start in range(len(tokens) - size + 1)
+        )
+        return [key for key in grams if key in index]
 
     def kin(self, site: Site, shared: int = 3) -> list[Site]:
         """Sites holding the same kind of value as ``site``: ``shared`` recorded values in

@@ -7,6 +7,7 @@ dataclasses with ``to_dict``/``from_dict`` so SQLite rows and exports share one 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -234,6 +235,20 @@ class Trace:
     #: What this episode typed into each slot. An edge keeps the example of the episode that
     #: created it; a trace keeps its own.
     values: dict[SlotKey, str] = field(default_factory=dict)
+
+    def recorded_actions(
+        self, edges: Mapping[int, Edge]
+    ) -> list[tuple[int, int | None, ActionTemplate]]:
+        """Every action the episode took, in order, as (state it was taken on, edge id or
+        None for the tail, template); an edge missing from ``edges`` is skipped."""
+        actions: list[tuple[int, int | None, ActionTemplate]] = [
+            (self.node_path[k], edge_id, template)
+            for k, edge_id in enumerate(self.edge_path)
+            if edge_id in edges
+            for template in edges[edge_id].actions
+        ]
+        actions += [(self.node_path[-1], None, template) for template in self.tail]
+        return actions
 
     def outline(self) -> dict[str, Any]:
         """What exports and the explorer show of a trace: its task and its path."""
