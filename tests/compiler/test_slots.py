@@ -1,6 +1,13 @@
 import pytest
 
-from guigraph.compiler.slots import align_value, clauses, fill_slot, words
+from guigraph.compiler.slots import (
+    align_value,
+    clauses,
+    content_word_counts,
+    content_words,
+    fill_slot,
+    words,
+)
 
 
 @pytest.mark.parametrize(
@@ -283,3 +290,22 @@ def test_the_words_read_as_plain_words_are_the_task_languages() -> None:
     with conventions.using(replace(conventions.ANDROID, language=german)):
         assert content_words("Speichere die Notiz") == {"speichere", "notiz"}
         assert normalize_units("Helligkeit auf 70 Prozent") == "Helligkeit auf 70%"
+
+
+def test_content_word_counts_count_each_meaningful_word_as_content_words_folds_it() -> None:
+    counts = content_word_counts(
+        "Put 'Trip to Oslo' in the calendar and note the Oslo weather notes"
+    )
+    assert counts["oslo"] == 2
+    assert counts["note"] == 2  # "notes" folds to "note", as content_words does
+    assert "the" not in counts and "to" not in counts
+
+
+def test_a_possessive_is_the_word_it_belongs_to() -> None:
+    # Was "cairo'" (the plural ending folded off "cairo's"): the site in "lab-notes.io's
+    # article" matched no recorded site, and a reworded article task failed on every KB.
+    assert content_words("Save Cairo's temperature from lab-notes.io's article") >= {
+        "cairo",
+        "lab-notes.io",
+    }
+    assert content_word_counts("Oslo's weather, then Oslo")["oslo"] == 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from difflib import SequenceMatcher
 
@@ -36,10 +37,25 @@ def stopwords() -> frozenset[str]:
 
 
 def content_words(text: str) -> set[str]:
-    """Lower-cased words that carry meaning, plurals folded ("bookmarks" -> "bookmark")."""
+    """Lower-cased words that carry meaning, plurals and possessives folded ("bookmarks" ->
+    "bookmark", "Oslo's" -> "oslo")."""
     language = _language()
-    suffix = language.plural_suffix
-    return {_fold(w, suffix) for w in _words(text, language)} - language.stopwords
+    return set(_content_tokens(text, language)) - language.stopwords
+
+
+def content_word_counts(text: str) -> Counter[str]:
+    """How many times the text says each of its ``content_words``."""
+    language = _language()
+    return Counter(w for w in _content_tokens(text, language) if w not in language.stopwords)
+
+
+@functools.lru_cache(maxsize=8192)
+def _content_tokens(text: str, language: TaskLanguage) -> tuple[str, ...]:
+    possessive = _possessive(language.possessive_suffixes)
+    tokens = (w.lower() for w in _words(text, language))
+    if possessive is not None:
+        tokens = (possessive.sub("", w) or w for w in tokens)
+    return tuple(_fold(w, language.plural_suffix) for w in tokens)
 
 
 def clauses(instruction: str) -> list[str]:

@@ -11,6 +11,7 @@ types a value read off another app's screen comes after the segment that reads i
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,13 @@ from guigraph.compiler.script import (
     segments,
     trace_script,
 )
-from guigraph.compiler.slots import clauses, content_words, stopwords, words
+from guigraph.compiler.slots import (
+    clauses,
+    content_word_counts,
+    content_words,
+    stopwords,
+    words,
+)
 from guigraph.compiler.values import ValueIndex, label_in_instruction
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
@@ -167,7 +174,8 @@ def rank_plans(
     if allow_stitching:
         context = _Context(
             instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
-            asked, nodes, fills, field_words or {}, read, read_at or {},
+            asked, nodes, fills, field_words or {}, read, read_at or {}, said_words or {},
+            asks_for_a_field,
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -209,14 +217,19 @@ def _single(
     score += SIMILARITY_WEIGHT * item.score
     # As for a stitched piece: every recorded use of an app says "email", this task does not,
     # so the trace does something in it the task did not ask for.
-    score -= sum(1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted))
+    score -= sum(
+        1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted, aliases)
+    )
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
 
 
-def _unmarked(app: str, markers: Mapping[str, set[str]], wanted: set[str]) -> bool:
-    """The task says none of the words nearly every recorded use of ``app`` says."""
+def _unmarked(
+    app: str, markers: Mapping[str, set[str]], wanted: set[str], aliases: Mapping[str, str]
+) -> bool:
+    """The task says none of the words nearly every recorded use of ``app`` says, and does not
+    name the app either ("mail it to Dana" names it where recorded tasks all say "email")."""
     marks = markers.get(app, set())
-    return bool(marks) and not marks & wanted
+    return bool(marks) and not marks & wanted and not _named_apps([app], aliases, wanted)
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -254,6 +267,9 @@ class _Context:
     field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
     read_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
     read_at: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    said_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: The task names a field recorded runs read: only a piece reading that field feeds it.
+    asks_for_a_field: bool = False
 
     def app_of(self, source: TextSource) -> str:
         return source_app(source, self.id_apps)
@@ -270,6 +286,7 @@ class _Piece:
     rank: int
     penalty: float = 0.0
     prior: float = 0.0  # how common the app is in the knowledge base: a tie-breaker
+    answers: bool = False  # it reads a field the task asks for
 
     @property
     def gain_base(self) -> float:
@@ -282,6 +299,8 @@ CANDIDATE_PIECES_FOR_FOUR = 16
 PIECES_PER_APP = 6
 #: A piece that types a value read in another app needs a piece that reads one first.
 FLOW_BONUS = 2.0
+#: Per piece that only repeats values other pieces put (``_repeating``).
+REPEATED_VALUE_PENALTY = 1.0
 PRIOR_WEIGHT = 0.3
 STITCH_MARGIN = 1.0
 
@@ -301,13 +320,14 @@ def _stitch(
     pieces = [p for p in pieces if p.claimed]
     pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
     pieces = _distinct(pieces)[:CANDIDATE_PIECES]
+    said = content_word_counts(context.instruction)
     best: tuple[float, list[_Piece]] | None = None
     for size in range(2, MAX_PIECES + 1):
         pool = pieces if size < MAX_PIECES else _best_per_app(pieces)
         for combo in itertools.combinations(pool, size):
             if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
                 continue  # one app twice, or one trace's own segments: the single option
-            score = _combo_score(list(combo))
+            score = _combo_score(list(combo), said, context.asks_for_a_field)
             if best is None or score > best[0]:
                 best = (score, list(combo))
     if best is None:
@@ -362,17 +382,34 @@ def _covered(pieces: Sequence[_Piece]) -> dict[str, float]:
     return covered
 
 
-def _combo_score(pieces: list[_Piece]) -> float:
+def _combo_score(pieces: list[_Piece], said: Mapping[str, int], asks_for_a_field: bool) -> float:
+    """What the pieces explain of the task, less what they cost. When the task names a field
+    runs read ("save the time"), a piece typing a read value is fed only by a piece reading
+    that field: a note's text read elsewhere is not an event's time."""
     score = sum(_covered(pieces).values()) + sum(p.gain_base for p in pieces) + SEGMENT_COST
     for piece in pieces:
         others = [o for o in pieces if o is not piece]
         if _new_weight(piece.claimed, _covered(others)) < 1.0:
             score -= 1.0  # a piece that explains nothing the others do not is dead weight
         if piece.consumes:
-            fed = any(o.produces for o in others)
+            fed = any(o.produces and (o.answers or not asks_for_a_field) for o in others)
             score += FLOW_BONUS if fed else -FLOW_BONUS
         score += piece.prior
-    return score
+    return score - REPEATED_VALUE_PENALTY * len(_repeating(pieces, said))
+
+
+def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece]:
+    """Pieces that only put values other pieces put too, more often than the task says them,
+    and read nothing for the rest: with "send it to Hiro by email" an email to Hiro is the
+    task, and a photo shared with Hiro beside it is an action nobody asked for. A piece that
+    reads a value (the city typed to look up its temperature) is there for what it reads."""
+    uses = Counter(w for p in pieces for w in _values_put(p))
+    over = {w for w, count in uses.items() if count > said.get(w, 1)}
+    return [p for p in pieces if not p.produces and _values_put(p) and _values_put(p) <= over]
+
+
+def _values_put(piece: _Piece) -> set[str]:
+    return {w for w, weight in piece.claimed.items() if weight >= VALUE_WEIGHT}
 
 
 def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int) -> list[_Piece]:
@@ -395,7 +432,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         named = _named_apps([app], context.aliases, context.wanted)
         # The donor named this app and the new task does not: its segment is likely not wanted.
         penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
-        if _unmarked(app, context.markers, context.wanted):
+        if _unmarked(app, context.markers, context.wanted, context.aliases):
             penalty += 1.0  # every recorded use of this app says "email"; this task does not
         consumes = [
             source
@@ -418,6 +455,9 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             asked = [f for f in still if f in asked]
         produces = [*produces, *asked]  # the field asked for last: it is what gets carried
         fields = {w for f in asked for w in source_words(f, context.field_words)}
+        answers = any(
+            describes(f, context.asked, context.field_words, context.said_words) for f in produces
+        )
         claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
         prior = (
             PRIOR_WEIGHT
@@ -425,7 +465,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             / max(context.app_counts.values(), default=1)
         )
         pieces.append(
-            _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior)
+            _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior, answers)
         )
     return pieces
 
