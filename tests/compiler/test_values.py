@@ -158,3 +158,16 @@ def test_values_shaped_like_a_value_come_from_every_site_and_follow_new_traces()
     values.by_site[NOTE_TITLE] |= {"Work"}
     assert sorted(values.shaped_like("9:30")) == ["06:30", "10:45", "21:15"]
     assert values.shaped_like("Jun 5") == []
+
+
+def test_a_value_said_only_inside_a_longer_recorded_name_is_not_said_on_its_own() -> None:
+    values = index()
+    values.by_site[NOTE_TITLE] |= {"Call Alice"}
+    values.by_site[(25, "click")] |= {"Alice", "Chen"}
+    assert values.said_only_inside_names(
+        "Alice", "Message Chen the contents of the Call Alice note"
+    )
+    assert not values.said_only_inside_names("Chen", "Message Chen the Call Alice note")
+    # Said on its own too, or inside no recorded name: it is the task's value.
+    assert not values.said_only_inside_names("Alice", "Send Alice the Call Alice note")
+    assert not values.said_only_inside_names("Alice", "Text Alice the note Ideas")

@@ -181,6 +181,8 @@ def bind(
             named = {w for w in value.split() if w in app_names} - {app}
             return (
                 bool(named)
+                # A tapped value the task says only inside a longer name is not asked for.
+                or (site[1] == "click" and values.said_only_inside_names(value, instruction))
                 or values.foreign(value, site)
                 or _asks(value, instruction)
                 or describes_field(value, app, read_fields or {})

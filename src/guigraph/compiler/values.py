@@ -151,6 +151,17 @@ class ValueIndex:
                 said.append(recorded)
         return said
 
+    def said_only_inside_names(self, value: str, instruction: str) -> bool:
+        """Whether the instruction says ``value`` only as part of a longer recorded name:
+        "the Call Alice note" names a note, not the contact Alice."""
+        longer = [n for n in self.names_said(instruction) if len(n) > len(value)]
+        rest = normalize_units(instruction)
+        for name in longer:
+            if label_in_instruction(value, name):
+                pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
+                rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
+        return rest != normalize_units(instruction) and not label_in_instruction(value, rest)
+
     def shaped_like(self, value: str) -> list[str]:
         """Recorded values, at any site, with the shape of ``value`` ("06:30" for "9:30"):
         indexed once, since binding asks for a field's kind in every plan."""
