@@ -125,6 +125,14 @@ def test_a_failed_distillation_leaves_nothing_that_looks_whole(tmp_path: Path) -
     assert [p.name for p in cache.iterdir() if p.is_dir()] == [folder.name]
 
 
+def test_a_cache_that_cannot_be_made_is_named(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should go")
+    source = make_source(tmp_path / "src")
+    with pytest.raises(ConfigError, match=r"not-a-folder/cache: cannot make .*XDG_CACHE_HOME"):
+        ensure_distilled(source, DistillSettings(), CountingDistiller(), root=blocker / "cache")
+
+
 def test_concurrent_first_uses_distil_once(tmp_path: Path) -> None:
     source = make_source(tmp_path / "src")
     distil = CountingDistiller(seconds=0.3)

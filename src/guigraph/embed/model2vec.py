@@ -113,10 +113,19 @@ def ensure_distilled(
     folder = root / f"{name}-{settings.dims}d-{cache_key(source, settings)}"
     if (folder / RECORD).is_file():
         return folder
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"{root}: cannot make the model2vec cache folder ({exc.strerror or exc}); set "
+            "XDG_CACHE_HOME to a writable folder"
+        ) from None
     with folder_lock(root, CACHE_LOCK, "another process is distilling", wait=True):
         if (folder / RECORD).is_file():  # distilled by the process we waited for
             return folder
-        # Debris of a killed distillation (the lock says no one is writing them now).
+        # Debris of a killed distillation (the lock says no one is writing them now), and a
+        # final folder without its record (not written by this code: not to be trusted).
+        shutil.rmtree(folder, ignore_errors=True)
         for debris in root.glob(f".{folder.name}-*"):
             shutil.rmtree(debris, ignore_errors=True)
         temporary = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=root))
