@@ -159,11 +159,10 @@ def prepare(spec: str) -> dict[str, object] | None:
     encoder = encoder_from_spec(spec)
     if not isinstance(encoder, Model2VecEncoder):
         return None
-    tic = time.perf_counter()
+    started = time.time()
     folder = encoder.model_folder()
-    seconds = time.perf_counter() - tic
+    fresh = (folder / RECORD).stat().st_mtime >= started  # else it was in the cache already
     record = json.loads((folder / RECORD).read_text())
-    fresh = seconds >= record["distil_seconds"]  # else it was in the cache already
     return {
         "encoder": spec,
         "prepare": "distilled now" if fresh else "cached (time recorded at distillation)",
