@@ -5,8 +5,9 @@
 
 From one set of demo logs (``--out`` may be a ``guigraph demo`` folder; else they are
 recorded there as the demo records them), builds one KB per encoder (``hashing:256``, the KB
-default, ``minilm`` — all-MiniLM-L6-v2, extra ``embed`` — and any ``--encoder`` given) and runs
-the benchmark's development half on each, with both memories, exactly as
+default; ``minilm``, all-MiniLM-L6-v2, extra ``embed``; ``model2vec``, a static model
+distilled from it on first use and cached under ``$XDG_CACHE_HOME/guigraph/model2vec``; any
+``--encoder`` given) and runs the benchmark's development half on each, both memories, exactly as
 ``guigraph eval generalize`` does (its ``plan`` and ``run_cases``). The encoder decides which
 recorded traces retrieval offers the planner; slot binding is word-based either way.
 
@@ -40,7 +41,7 @@ from guigraph.eval.generalize import KINDS, GeneralizeConfig, plan, run_cases, s
 from guigraph.eval.suite import MEMORIES
 from guigraph.locks import folder_lock
 
-DEFAULT_ENCODERS = ("hashing:256", "minilm")
+DEFAULT_ENCODERS = ("hashing:256", "minilm", "model2vec")
 BUILD_RECORD = "build.json"
 
 

@@ -15,8 +15,10 @@ from guigraph.errors import FolderBusyError
 
 
 @contextmanager
-def folder_lock(folder: Path, name: str, busy: str) -> Iterator[None]:
-    """Hold ``folder/name`` for the block; FolderBusyError saying ``busy`` if it is taken."""
+def folder_lock(folder: Path, name: str, busy: str, *, wait: bool = False) -> Iterator[None]:
+    """Hold ``folder/name`` for the block; FolderBusyError saying ``busy`` if it is taken, or,
+    with ``wait``, block until the holder lets go (for work a second process would only redo,
+    such as distilling a model into a shared cache)."""
     try:
         import fcntl
     except ImportError:  # no flock on this platform: run unguarded, as before
@@ -26,7 +28,7 @@ def folder_lock(folder: Path, name: str, busy: str) -> Iterator[None]:
     folder.mkdir(parents=True, exist_ok=True)
     with (folder / name).open("a") as handle:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise FolderBusyError(f"{folder}: {busy}; wait for it to finish") from None
         try:

