@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from guigraph.compiler.fields import (
     asked_fields,
     carry_asked_fields,
@@ -121,6 +123,10 @@ def test_an_id_less_field_is_named_by_the_instructions_that_read_it() -> None:
     assert not {"nova", "atlas", "orbit"} & learned[key]
     assert "note" not in learned[key]  # said by 7 instructions, only 3 of them read a price
     assert "note" in learn_field_words(traces, {7: edge})[key]  # said only by those that do
+    # A name nearly every reading run says: "check" is said by two of three here.
+    traces[2] = replace(traces[2], instruction="Note the price of the Orbit bag")
+    strict = learn_field_words([*traces, *others], {7: edge}, share=0.8)
+    assert strict[key] == {"price"}
     page = Node(
         node_id=6, app="ShopMall", description="", state_text="", screenshot_path=None,
         visits=1, first_episode="e1",

@@ -79,7 +79,10 @@ def source_words(
 
 
 def learn_field_words(
-    traces: Sequence[Trace], edges: Mapping[int, Edge], every_field: bool = False
+    traces: Sequence[Trace],
+    edges: Mapping[int, Edge],
+    every_field: bool = False,
+    share: float = 0.5,
 ) -> dict[str, frozenset[str]]:
     """What the recorded instructions call each id-less screen field their runs typed a value
     from: "Check the Nova lamp price and note it" read the ``$…`` text of the product page,
@@ -88,6 +91,9 @@ def learn_field_words(
     and at least half of all the instructions that say it used the field: "note" in "note
     the price" is said by every task that writes a note, whatever it reads. ``every_field``:
     fields with an id too (what the tasks that read "lyric_0" call it: "first line").
+    ``share``: of the instructions that used the field, how many must say a word; a name
+    nearly every one says ("temperature") is the field's, where half takes in the words of
+    the one workflow most runs did ("titled" a note).
     """
     parse = conventions.active().parse_id
     said: dict[str, list[set[str]]] = {}
@@ -114,7 +120,7 @@ def learn_field_words(
             for word in found:
                 counts[word] = counts.get(word, 0) + 1
         learned[key] = frozenset(
-            w for w, n in counts.items() if 2 * n >= len(instructions) and 2 * n >= overall[w]
+            w for w, n in counts.items() if n >= share * len(instructions) and 2 * n >= overall[w]
         )
     return learned
 

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.records import Edge, Node, Trace
 
+#: An id-less field read by recorded runs is named by the words this share of them said.
+FIELD_NAME_SHARE = 0.8
+
 
 @dataclass
 class GraphView:
@@ -72,15 +75,22 @@ class GraphView:
             self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
         if not self.markers:
             self.markers = self._find_markers()
+        app_words = {w for marks in self.markers.values() for w in marks}
+        app_words |= {w for alias in self.aliases for w in content_words(alias)}
         if not self.read_fields:
-            # Fields named by their ids only: words learned for an id-less field are every
-            # word its runs said ("check", "note"), too loose to tell a description by.
+            # An id-less field is named by the words nearly every run reading it said, less
+            # the words that name apps: half of them ("check", "titled") is too loose to tell
+            # a description of a value ("the temperature in Hanoi") by.
+            named = {
+                key: said - app_words
+                for key, said in learn_field_words(
+                    self.traces, self.edges, every_field=True, share=FIELD_NAME_SHARE
+                ).items()
+            }
             self.read_fields = read_field_apps(
-                self.traces, self.edges, lambda s: source_app(s, self.id_apps)
+                self.traces, self.edges, lambda s: source_app(s, self.id_apps), named
             )
         if not self.said_words:
-            app_words = {w for marks in self.markers.values() for w in marks}
-            app_words |= {w for alias in self.aliases for w in content_words(alias)}
             self.said_words = {
                 key: said - app_words
                 for key, said in learn_field_words(self.traces, self.edges, True).items()
