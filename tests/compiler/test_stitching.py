@@ -12,13 +12,10 @@ import pytest
 
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
-from guigraph.compiler.index import GraphView
 from guigraph.envs.simphone.env import SimPhone
-from guigraph.envs.simphone.recorder import record
-from guigraph.envs.simphone.tasks import TEMPLATES, make_task
-from guigraph.graph.from_logs import build_from_logs
-from guigraph.graph.kb import KnowledgeBase
+from guigraph.envs.simphone.tasks import make_task
 from guigraph.types import ActionType, Task
+from tests.compiler.recorded import KBView, kb_of, run_task
 
 RECORDED = ("multi.weather_note", "multi.note_message", "info.event", "multi.price_note")
 SEEDS = tuple(range(2001, 2009))
@@ -29,31 +26,19 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def kb_view(tmp_path_factory: pytest.TempPathFactory) -> tuple[KnowledgeBase, GraphView]:
-    root = tmp_path_factory.mktemp("stitch")
-    holdout = [t for t in TEMPLATES if t not in RECORDED]
-    record(root / "logs", 80, seed=3, holdout=holdout)
-    build_from_logs(root / "logs", root / "kb")
-    kb = KnowledgeBase.open(root / "kb")
-    return kb, GraphView.load(kb)
+def kb_view(tmp_path_factory: pytest.TempPathFactory) -> KBView:
+    return kb_of(tmp_path_factory.mktemp("stitch"), RECORDED, 80, seed=3)
 
 
-def solved(kb_view: tuple[KnowledgeBase, GraphView], template: str, memory: str) -> list[bool]:
-    kb, view = kb_view
-    results = []
-    for seed in SEEDS:
-        env = SimPhone()
-        team = rule_team(kb, view, TeamOptions(memory=memory))
-        run_episode(env, team, make_task(template, seed), seed=seed, budget=Budget(max_steps=40))
-        results.append(env.task_succeeded())
-    return results
+def solved(kb_view: KBView, template: str, memory: str) -> list[bool]:
+    return [run_task(kb_view, make_task(template, seed), seed, memory)[0] for seed in SEEDS]
 
 
 @pytest.mark.parametrize(
     ("template", "at_least"), [("multi.weather_message", 5), ("multi.price_message", 5)]
 )
 def test_a_reading_and_a_messaging_segment_make_a_new_task(
-    kb_view: tuple[KnowledgeBase, GraphView], template: str, at_least: int
+    kb_view: KBView, template: str, at_least: int
 ) -> None:
     # Measured: 6/8 each; misses are mostly phrasings the small logs never showed.
     assert sum(solved(kb_view, template, "graph")) >= at_least
@@ -61,7 +46,7 @@ def test_a_reading_and_a_messaging_segment_make_a_new_task(
 
 
 def test_a_four_app_plan_with_a_pronoun_is_stitched(
-    kb_view: tuple[KnowledgeBase, GraphView],
+    kb_view: KBView,
 ) -> None:
     phrasings = {make_task("multi.trip_plan", seed).instruction[:4] for seed in SEEDS}
     assert phrasings == {"Plan", "Put "}  # both phrasings, incl. "add it to the calendar"
@@ -70,7 +55,7 @@ def test_a_four_app_plan_with_a_pronoun_is_stitched(
 
 
 def test_a_value_the_phone_lacks_is_searched_once_and_nothing_empty_is_sent(
-    kb_view: tuple[KnowledgeBase, GraphView],
+    kb_view: KBView,
 ) -> None:
     """No "Zorblax gizmo" in the shop: the team may search again, but typing appends, so it
     never types into a field that already holds the value; with no price read it types no
@@ -88,7 +73,7 @@ def test_a_value_the_phone_lacks_is_searched_once_and_nothing_empty_is_sent(
 
 
 def test_a_day_spelled_out_is_typed_as_the_digits_the_calendar_takes(
-    kb_view: tuple[KnowledgeBase, GraphView],
+    kb_view: KBView,
 ) -> None:
     """'on Jun twenty-three': the world's number words make it the recorded shape 'Jun 23'."""
     from dataclasses import replace
