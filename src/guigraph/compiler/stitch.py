@@ -11,7 +11,6 @@ types a value read off another app's screen comes after the segment that reads i
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -287,6 +286,9 @@ class _Piece:
     penalty: float = 0.0
     prior: float = 0.0  # how common the app is in the knowledge base: a tie-breaker
     answers: bool = False  # it reads a field the task asks for
+    #: The task's values it puts (words it claims by binding). Kept, not derived: the stitch
+    #: search weighs thousands of sets of pieces.
+    puts: frozenset[str] = frozenset()
 
     @property
     def gain_base(self) -> float:
@@ -403,13 +405,16 @@ def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece
     and read nothing for the rest: with "send it to Hiro by email" an email to Hiro is the
     task, and a photo shared with Hiro beside it is an action nobody asked for. A piece that
     reads a value (the city typed to look up its temperature) is there for what it reads."""
-    uses = Counter(w for p in pieces for w in _values_put(p))
-    over = {w for w, count in uses.items() if count > said.get(w, 1)}
-    return [p for p in pieces if not p.produces and _values_put(p) and _values_put(p) <= over]
-
-
-def _values_put(piece: _Piece) -> set[str]:
-    return {w for w, weight in piece.claimed.items() if weight >= VALUE_WEIGHT}
+    repeating = []
+    for piece in pieces:
+        if not piece.puts or piece.produces:
+            continue
+        others = [p.puts for p in pieces if p is not piece and p.puts & piece.puts]
+        if others and all(
+            1 + sum(w in puts for puts in others) > said.get(w, 1) for w in piece.puts
+        ):
+            repeating.append(piece)
+    return repeating
 
 
 def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int) -> list[_Piece]:
@@ -465,7 +470,19 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             / max(context.app_counts.values(), default=1)
         )
         pieces.append(
-            _Piece(app, binding, claimed, produces, consumes, trace, rank, penalty, prior, answers)
+            _Piece(
+                app,
+                binding,
+                claimed,
+                produces,
+                consumes,
+                trace,
+                rank,
+                penalty,
+                prior,
+                answers,
+                frozenset(w for w, weight in claimed.items() if weight >= VALUE_WEIGHT),
+            )
         )
     return pieces
 
