@@ -8,8 +8,9 @@ donor went on to buy the product whose price this task only asks for).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.slots import content_words, words
@@ -78,6 +79,56 @@ def source_words(
     return named or (learned or {}).get(key, frozenset())
 
 
+@dataclass(frozen=True)
+class FieldSayings:
+    """How often the recorded instructions that typed a value read off each screen field say
+    each word (``said``), how many such instructions each field has (``readers``), and how
+    often all instructions say each word (``overall``): counted once, named at any share."""
+
+    said: Mapping[str, Mapping[str, int]]
+    readers: Mapping[str, int]
+    overall: Mapping[str, int]
+
+    def words(self, share: float = 0.5) -> dict[str, frozenset[str]]:
+        """Field -> the words at least ``share`` of its instructions say, and that at least
+        half of all the instructions saying them read the field (see ``learn_field_words``)."""
+        return {
+            key: frozenset(
+                w
+                for w, n in counts.items()
+                if n >= share * self.readers[key] and 2 * n >= self.overall[w]
+            )
+            for key, counts in self.said.items()
+        }
+
+
+def field_sayings(
+    traces: Sequence[Trace], edges: Mapping[int, Edge], every_field: bool = False
+) -> FieldSayings:
+    """The counts ``learn_field_words`` names fields from (``every_field``: fields with an id
+    too, each run's own values left out)."""
+    parse = conventions.active().parse_id
+    said: dict[str, Counter[str]] = {}
+    readers: Counter[str] = Counter()
+    overall: Counter[str] = Counter()
+    for trace in traces:
+        instruction = content_words(trace.instruction)
+        overall.update(instruction)
+        used = {
+            source.key
+            for _, _, template in trace.recorded_actions(edges)
+            for _, source in template.text_sources
+            if source.from_screen
+        }
+        # Asked of every field, its run's own values are no name for it ("Glass Lights").
+        own = {w for v in trace.values.values() for w in content_words(v)} if every_field else set()
+        for key in used:
+            if every_field or not parse(key).name:
+                said.setdefault(key, Counter()).update(instruction - own)
+                readers[key] += 1
+    return FieldSayings(said, readers, overall)
+
+
 def learn_field_words(
     traces: Sequence[Trace],
     edges: Mapping[int, Edge],
@@ -95,34 +146,7 @@ def learn_field_words(
     nearly every one says ("temperature") is the field's, where half takes in the words of
     the one workflow most runs did ("titled" a note).
     """
-    parse = conventions.active().parse_id
-    said: dict[str, list[set[str]]] = {}
-    overall: dict[str, int] = {}
-    for trace in traces:
-        for word in content_words(trace.instruction):
-            overall[word] = overall.get(word, 0) + 1
-        templates = [template for _, _, template in trace.recorded_actions(edges)]
-        used = {
-            source.key
-            for template in templates
-            for _, source in template.text_sources
-            if source.from_screen
-        }
-        # Asked of every field, its run's own values are no name for it ("Glass Lights").
-        own = {w for v in trace.values.values() for w in content_words(v)} if every_field else set()
-        for key in used:
-            if every_field or not parse(key).name:
-                said.setdefault(key, []).append(content_words(trace.instruction) - own)
-    learned: dict[str, frozenset[str]] = {}
-    for key, instructions in said.items():
-        counts: dict[str, int] = {}
-        for found in instructions:
-            for word in found:
-                counts[word] = counts.get(word, 0) + 1
-        learned[key] = frozenset(
-            w for w, n in counts.items() if n >= share * len(instructions) and 2 * n >= overall[w]
-        )
-    return learned
+    return field_sayings(traces, edges, every_field).words(share)
 
 
 def answers_more(

@@ -15,7 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guigraph.compiler.fields import learn_field_words, learn_read_states, read_field_apps
+from guigraph.compiler.fields import (
+    field_sayings,
+    learn_field_words,
+    learn_read_states,
+    read_field_apps,
+)
 from guigraph.compiler.script import app_aliases, is_home
 from guigraph.compiler.slots import content_words
 from guigraph.compiler.stitch import apps_named, source_app
@@ -75,30 +80,30 @@ class GraphView:
             self.app_counts = {app: len(rows) for app, rows in self.rows_by_app.items() if app}
         if not self.markers:
             self.markers = self._find_markers()
-        app_words = {w for marks in self.markers.values() for w in marks}
-        app_words |= {w for alias in self.aliases for w in content_words(alias)}
-        if not self.read_fields:
-            # An id-less field is named by the words nearly every run reading it said, less
-            # the words that name apps: half of them ("check", "titled") is too loose to tell
-            # a description of a value ("the temperature in Hanoi") by.
-            named = {
-                key: said - app_words
-                for key, said in learn_field_words(
-                    self.traces, self.edges, every_field=True, share=FIELD_NAME_SHARE
-                ).items()
-            }
-            self.read_fields = read_field_apps(
-                self.traces, self.edges, lambda s: source_app(s, self.id_apps), named
-            )
-        if not self.said_words:
-            self.said_words = {
-                key: said - app_words
-                for key, said in learn_field_words(self.traces, self.edges, True).items()
-            }
+        if not self.read_fields or not self.said_words:
+            self._name_fields()
         if not self.read_at:
             self.read_at = learn_read_states(self.traces, self.edges, self.nodes)
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
+
+    def _name_fields(self) -> None:
+        """What recorded tasks call each screen field they read, counted once for both uses:
+        ``read_fields`` (a description of a value) and ``said_words`` (carrying a field)."""
+        app_words = {w for marks in self.markers.values() for w in marks}
+        app_words |= {w for alias in self.aliases for w in content_words(alias)}
+        sayings = field_sayings(self.traces, self.edges, every_field=True)
+        if not self.read_fields:
+            # An id-less field is named by the words nearly every run reading it said, less
+            # the words that name apps: half of them ("check", "titled") is too loose to tell
+            # a description of a value ("the temperature in Hanoi") by. A field with an id is
+            # named by its id (``source_words``).
+            named = {key: said - app_words for key, said in sayings.words(FIELD_NAME_SHARE).items()}
+            self.read_fields = read_field_apps(
+                self.traces, self.edges, lambda s: source_app(s, self.id_apps), named
+            )
+        if not self.said_words:
+            self.said_words = {key: said - app_words for key, said in sayings.words().items()}
 
     def _find_markers(self, share: float = 0.8) -> dict[str, set[str]]:
         with_app: dict[str, Counter[str]] = {}

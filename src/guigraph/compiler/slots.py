@@ -51,10 +51,7 @@ def content_word_counts(text: str) -> Counter[str]:
 
 @functools.lru_cache(maxsize=8192)
 def _content_tokens(text: str, language: TaskLanguage) -> tuple[str, ...]:
-    possessive = _possessive(language.possessive_suffixes)
-    tokens = (w.lower() for w in _words(text, language))
-    if possessive is not None:
-        tokens = (possessive.sub("", w) or w for w in tokens)
+    tokens = _unpossessed([w.lower() for w in _words(text, language)], language)
     return tuple(_fold(w, language.plural_suffix) for w in tokens)
 
 
@@ -411,6 +408,14 @@ def _cut_at_head(value: str, known: Iterable[str]) -> str:
     return " ".join(parts[: last + 1]) if last is not None and last > 0 else value
 
 
+def _unpossessed(tokens: list[str], language: TaskLanguage) -> list[str]:
+    """Each token without the language's possessive ending ("oslo's" -> "oslo")."""
+    possessive = _possessive(language.possessive_suffixes)
+    if possessive is None:
+        return tokens
+    return [possessive.sub("", t) or t for t in tokens]
+
+
 @functools.lru_cache(maxsize=8)
 def _possessive(suffixes: tuple[str, ...]) -> re.Pattern[str] | None:
     if not suffixes:
@@ -428,10 +433,7 @@ def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> 
     instruction's word n-grams are made once, not one search per value."""
     # "Oslo's temperature" names Oslo.
     language = _language()
-    possessive = _possessive(language.possessive_suffixes)
-    tokens = _phrase(instruction, language).split()
-    if possessive is not None:
-        tokens = [possessive.sub("", t) for t in tokens]
+    tokens = _unpossessed(_phrase(instruction, language).split(), language)
     grams = {
         " ".join(tokens[i : i + n])
         for n in range(1, longest + 1)

@@ -7,6 +7,7 @@ recognise a new task's value when the phrasing is too different to align word by
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
 
 Site = tuple[int, str]
+#: Instructions whose named values are remembered at once (``ValueIndex.names_said``).
+SAID_MEMO = 4096
 #: A site with fewer recorded values is too small to tell a kind by.
 SMALL_SITE = 3
 #: A tapped label is a value when at least this share of the runs tapping it named it.
@@ -45,8 +48,7 @@ def label_in_instruction(label: str, instruction: str) -> bool:
     text = label.strip().lower()
     if len(text) < 2:
         return False
-    pattern = rf"(?<!\w){re.escape(text)}(?!\w)"
-    return re.search(pattern, normalize_units(instruction).lower()) is not None
+    return _whole(text).search(normalize_units(instruction).lower()) is not None
 
 
 def label_named_as_shown(label: str, instruction: str) -> bool:
@@ -60,8 +62,13 @@ def label_named_as_shown(label: str, instruction: str) -> bool:
     if text == text.lower():
         return True
     said = normalize_units(instruction).lstrip()
-    pattern = rf"(?<!\w){re.escape(text)}(?!\w)"
-    return any(match.start() > 0 for match in re.finditer(pattern, said))
+    return any(match.start() > 0 for match in _whole(text).finditer(said))
+
+
+@functools.lru_cache(maxsize=4096)
+def _whole(text: str, flags: int = 0) -> re.Pattern[str]:
+    """``text`` as whole words (not "title" in "titled")."""
+    return re.compile(rf"(?<!\w){re.escape(text)}(?!\w)", flags)
 
 
 class ValueIndex:
@@ -76,6 +83,7 @@ class ValueIndex:
         self._site_keys: dict[Site, frozenset[str]] = {}
         self._foreign: dict[tuple[str, Site], bool] = {}
         self._by_shape: dict[str, list[str]] | None = None
+        self._said: dict[str, tuple[str, ...]] = {}
         #: state -> runs that tapped something there
         self.visits: dict[int, int] = defaultdict(int)
 
@@ -90,6 +98,7 @@ class ValueIndex:
         self._pools = None
         self._by_value = None
         self._by_shape = None
+        self._said.clear()
         self._site_keys.clear()
         self._foreign.clear()
         steps = trace.recorded_actions(edges)
@@ -135,6 +144,9 @@ class ValueIndex:
         """Recorded values the instruction names as a name is written (a contact "Chen", a
         city "Rome": capitalized as recorded, not only because a sentence starts there),
         longest first. A plan that uses none of one leaves part of the task undone."""
+        known = self._said.get(instruction)
+        if known is not None:
+            return list(known)  # binding asks again for each value it weighs
         tokens = [w.lower() for w in words(instruction)]
         said = []
         for key in sorted(set(self._known_grams(tokens)), key=lambda k: (-len(k), k)):
@@ -149,18 +161,20 @@ class ValueIndex:
             )
             if recorded != recorded.lower() and label_named_as_shown(recorded, instruction):
                 said.append(recorded)
+        if len(self._said) >= SAID_MEMO:
+            self._said.clear()  # an evaluation of many tasks: keep the memory bounded
+        self._said[instruction] = tuple(said)
         return said
 
     def said_only_inside_names(self, value: str, instruction: str) -> bool:
         """Whether the instruction says ``value`` only as part of a longer recorded name:
         "the Call Alice note" names a note, not the contact Alice."""
-        longer = [n for n in self.names_said(instruction) if len(n) > len(value)]
-        rest = normalize_units(instruction)
-        for name in longer:
-            if label_in_instruction(value, name):
-                pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
-                rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
-        return rest != normalize_units(instruction) and not label_in_instruction(value, rest)
+        said = normalize_units(instruction)
+        rest = said
+        for name in self.names_said(instruction):
+            if len(name) > len(value) and label_in_instruction(value, name):
+                rest = _whole(name, re.IGNORECASE).sub(" ", rest)
+        return rest != said and not label_in_instruction(value, rest)
 
     def shaped_like(self, value: str) -> list[str]:
         """Recorded values, at any site, with the shape of ``value`` ("06:30" for "9:30"):
