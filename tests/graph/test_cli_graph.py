@@ -73,3 +73,28 @@ def test_bad_inputs_exit_2_with_a_message(
     assert nosplit.exit_code == 2 and "random_split.json" in nosplit.output
     notkb = runner.invoke(app, ["kb", "stats", str(tmp_path)])
     assert notkb.exit_code == 2 and "not a knowledge base" in notkb.output
+
+
+def test_build_records_the_encoder_asked_for_and_refuses_an_unknown_or_missing_one(
+    logs_dir: Path, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb"
+    built = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb), "--encoder", "hashing:64"])
+    assert built.exit_code == 0, built.output
+    stats = json.loads(runner.invoke(app, ["kb", "stats", str(kb), "--json"]).output)
+    assert stats["settings"]["encoder"] == "hashing:64"
+    other = runner.invoke(app, ["build", str(logs_dir), "--kb", str(kb)])
+    assert other.exit_code == 2 and "encoder" in other.output  # the KB keeps its own
+
+    fresh = tmp_path / "fresh"
+    unknown = runner.invoke(app, ["build", str(logs_dir), "--kb", str(fresh), "--encoder", "bert"])
+    assert unknown.exit_code == 2 and "unknown encoder spec 'bert'" in unknown.output
+    assert not fresh.exists()  # refused before anything was written
+    try:
+        import sentence_transformers  # noqa: F401
+    except ImportError:  # the usual case: the extra is not installed
+        minilm = runner.invoke(
+            app, ["build", str(logs_dir), "--kb", str(fresh), "--encoder", "minilm"]
+        )
+        assert minilm.exit_code == 2 and "guigraph[embed]" in minilm.output
+        assert not fresh.exists()

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from guigraph.graph.settings import DEFAULT_ENCODER
+
 
 def register(app: typer.Typer) -> None:
     app.command("build")(build)
@@ -43,10 +45,20 @@ def build(
             "--ignore-ui", help="Use screenshots and descriptions only (as real GUIOdyssey)."
         ),
     ] = False,
+    encoder: Annotated[
+        str,
+        typer.Option(
+            "--encoder",
+            help="Text encoder of a new KB: hashing[:DIM] (default, no extra), minilm, "
+            "model2vec[:DIMS] (extra embed) or st:MODEL. A KB grows only with the one it was "
+            "built with.",
+        ),
+    ] = DEFAULT_ENCODER,
 ) -> None:
     """Build (or grow) a knowledge base from the train part of the logs' split."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from guigraph.embed import encoder_from_spec
     from guigraph.errors import GuigraphError
     from guigraph.graph.from_logs import LogsSelection, build_from_logs
 
@@ -57,6 +69,10 @@ def build(
         task = progress.add_task("building", total=None)
         try:
             selection = LogsSelection(split_file, split, sample, seed)
+            if encoder != DEFAULT_ENCODER:
+                # A real model is loaded when the KB first encodes, which may be at the first
+                # retrieval: a missing extra is told now, before anything is built.
+                encoder_from_spec(encoder).encode(["probe"])
             summary, stats = build_from_logs(
                 logs_dir,
                 kb,
@@ -64,6 +80,7 @@ def build(
                 judge=judge,
                 use_ui=not ignore_ui,
                 ocr=ocr,
+                encoder=encoder,
                 on_total=lambda total: progress.update(task, total=total),
                 on_episode=lambda _: progress.advance(task),
             )

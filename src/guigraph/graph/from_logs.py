@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from guigraph.graph.build import BuildSummary, EpisodeSource, GraphBuilder, sample_ids
+from guigraph.graph.settings import DEFAULT_ENCODER
 
 #: The lock file a build holds in the KB folder: one writer at a time.
 BUILD_LOCK = "build.lock"
@@ -64,7 +65,7 @@ def build_from_logs(
     judge: str = "rule",
     use_ui: bool = True,
     ocr: bool = False,
-    encoder: str = "hashing:256",
+    encoder: str = DEFAULT_ENCODER,
     on_total: Callable[[int], None] | None = None,
     on_episode: Callable[[str], None] | None = None,
 ) -> tuple[BuildSummary, dict[str, Any]]:

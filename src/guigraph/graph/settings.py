@@ -11,11 +11,13 @@ from guigraph.graph.matcher import MatchSettings
 
 #: 2: traces keep their tail actions and slot values; 3: title band; 4: edge maps count edges
 SCHEMA_VERSION = 4
+#: The text encoder a KB is made with unless told otherwise: no extra, no model to load.
+DEFAULT_ENCODER = "hashing:256"
 
 
 @dataclass(frozen=True)
 class KBSettings:
-    encoder: str = "hashing:256"
+    encoder: str = DEFAULT_ENCODER
     #: False builds from screenshots and descriptions only (real GUIOdyssey has no UI tree).
     use_ui: bool = True
     judge: str = "rule"
