@@ -296,6 +296,13 @@ def element_keys(elements: Sequence[UIElement], app: str | None = None) -> list[
 ID_LESS_KEY = "@"
 
 
+def id_less_key_app(key: str) -> str | None:
+    """The app (lower-cased) an id-less element's key names, or None for a resource id."""
+    if not key.startswith(ID_LESS_KEY) or "/" not in key:
+        return None
+    return key[len(ID_LESS_KEY) :].split("/", 1)[0]
+
+
 def _keys(elements: Sequence[tuple[str, str, str]], app: str | None) -> list[str]:
     ranks: dict[str, int] = {}
     keys: list[str] = []

@@ -13,7 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from guigraph.envs.simphone.generalize import Half, item_task, packaged
+from guigraph.envs.simphone.generalize import Half, Item, Kind, item_task, packaged
+from guigraph.envs.simphone.pairings import PAIRINGS, READINGS, USES, pairing_template
 from tests.compiler.recorded import KBView, kb_of, run_task
 
 RECORDED = ("multi.weather_note", "multi.photo_share", "multi.article_mail", "social.mail")
@@ -41,3 +42,30 @@ def test_a_value_sent_once_is_sent_once_in_the_app_the_task_names(kb_view: KBVie
     # Measured 3/4: with no recorded email that types a read value, one plan shares a photo.
     assert sum(solved) >= 3, solved
     assert not any(both), both  # never a photo share beside the email
+
+
+NOTE_MAIL_RECORDED = ("multi.note_message", "social.mail", "multi.article_mail")
+
+
+@pytest.fixture(scope="module")
+def note_mail_kb(tmp_path_factory: pytest.TempPathFactory) -> KBView:
+    return kb_of(tmp_path_factory.mktemp("note_mail"), NOTE_MAIL_RECORDED, 60, seed=5)
+
+
+def test_a_read_value_goes_by_the_app_the_task_marks(
+    note_mail_kb: KBView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every recorded note's text was texted; this task says "email", which every recorded
+    use of Mail says. The recorded note-to-message trace explains more of the words, but it
+    texts: a trace that never opens the app the task marks is no recorded way of doing the
+    task, so the note's reading and an email are stitched instead."""
+    template = pairing_template(
+        "test.note_mail", READINGS["note_body"], USES["mail"],
+        ("Open the note {note} and email what it says to {contact}",),
+    )  # fmt: skip
+    monkeypatch.setitem(PAIRINGS, template.template_id, template)
+    item = Item("test.note_mail#0", Kind.PAIRING, template.template_id, template.phrasings[0], "")
+    solved = [run_task(note_mail_kb, item_task(item, seed), seed)[0] for seed in SEEDS]
+    # Measured 3/4 (0/4 before). The fourth: no recorded email that types a read value is
+    # among the Mail traces retrieved for it, and plain emails leave their subject unfilled.
+    assert sum(solved) >= 3, solved

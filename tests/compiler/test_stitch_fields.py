@@ -12,7 +12,8 @@ from guigraph.compiler.fields import (
     until_shown,
 )
 from guigraph.compiler.script import ScriptStep
-from guigraph.graph.records import ActionTemplate, Edge, Node, TextSource, Trace
+from guigraph.compiler.stitch import source_app
+from guigraph.graph.records import ActionTemplate, Edge, Node, SourceKind, TextSource, Trace
 from guigraph.types import UIElement
 
 ALIASES = {"messages": "Messages", "message": "Messages", "tunes": "Tunes"}
@@ -309,3 +310,12 @@ def test_a_field_asked_only_by_a_question_word_is_not_carried_over_one_the_task_
     # Nothing carried answers the task yet: the question word is enough.
     lyric = TextSource.screen("music:id/lyric_0")
     assert adds("Tell Bo when Dentist is", [lyric])
+
+
+def test_an_id_less_field_belongs_to_the_app_its_key_names() -> None:
+    """A note's body read without ids is keyed ``@notes/edittext:a#1``; the recorded screens
+    may show it under another rank, and the stitch must still see that Notes produces it."""
+    body = TextSource(SourceKind.SCREEN, "@notes/edittext:a#1")
+    assert source_app(body, {}) == "notes"
+    assert source_app(body, {"notes": "Notes"}) == "notes"
+    assert source_app(body, {"@notes/edittext:a#1": "Messages"}) == "messages"  # as recorded

@@ -13,7 +13,7 @@ from guigraph.envs.conventions import ANDROID, WEB, IdScheme
 from guigraph.envs.simphone.skins import SKINS
 from guigraph.envs.wrappers import RecordEpisodes, ResizeScreenshot, StepLimit
 from guigraph.errors import ConfigError
-from guigraph.types import Action, ActionType, element_keys, text_shape
+from guigraph.types import Action, ActionType, element_keys, id_less_key_app, text_shape
 
 
 def test_make_builds_a_registered_world_and_suggests_on_a_typo() -> None:
@@ -62,6 +62,9 @@ def test_skins_change_only_how_elements_are_named() -> None:
     keys = element_keys(shown["no-ids"], "Weather")
     assert len(set(keys)) == len(keys)  # keys tell the elements apart without ids
     assert element_keys(shown["standard"], "Weather")[0] == shown["standard"][0].resource_id
+    # An id-less key names its screen's app; a resource id is parsed by the world instead.
+    assert {id_less_key_app(k) for k in keys} == {"weather"}
+    assert id_less_key_app(shown["standard"][0].resource_id) is None
 
 
 def test_conventions_parse_ids_by_scheme() -> None:

@@ -155,8 +155,11 @@ class GraphView:
         return found
 
     def relevant_apps(self, instruction: str) -> list[str]:
-        """Apps the instruction names, then apps where a value it names was used before."""
+        """Apps the instruction names or marks ("email" for Mail: ``markers``), then apps
+        where a value it names was used before."""
         apps = apps_named(instruction, self.aliases)
+        said = content_words(instruction)
+        apps += [app for app, marks in self.markers.items() if marks & said and app not in apps]
         # One site per app is enough to stand for it (a large KB has thousands of sites).
         direct = self._one_site_per_app(self.values.sites_naming(instruction))
         # A contact known from Mail is a contact in Messages too: sites of the same kind.

@@ -43,6 +43,7 @@ from guigraph.compiler.slots import (
 from guigraph.compiler.values import ValueIndex, label_in_instruction
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
+from guigraph.types import id_less_key_app
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Node, Trace
@@ -58,6 +59,8 @@ VALUE_WEIGHT = 2.0
 SEGMENT_COST = 0.5
 #: A value the task names (a known contact, city) that the plan never uses.
 UNUSED_NAME_PENALTY = 1.0
+#: Per app where a plan disagrees with the words marking it (``_misfits``).
+MISFIT_PENALTY = 1.0
 CONTEXT_WINDOW = 3
 
 
@@ -77,6 +80,11 @@ def source_app(source: TextSource, id_apps: Mapping[str, str] | None = None) -> 
     apps = id_apps or {}
     if key in apps:
         return apps[key].lower()
+    scope = id_less_key_app(key)
+    if scope is not None:
+        # An id-less key names its screen's app (``element_keys``), though the recorded
+        # screens may show it under another rank ("#1" read where "#0" was seen).
+        return apps.get(scope, scope).lower()
     owner = conventions.active().parse_id(key).app
     return apps.get(owner, owner).lower()
 
@@ -178,8 +186,16 @@ def rank_plans(
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
-            # A recorded workflow is safer than a new combination: stitch only for a clear gain.
-            if stitched.score > options[0].score + STITCH_MARGIN:
+            # A recorded workflow is safer than a new combination: stitch only for a clear
+            # gain, unless the trace disagrees with the apps the task marks (it texts where
+            # the task says "email"): then it is no recorded way of doing this task.
+            best = options[0]
+            margin = (
+                0.0
+                if _misfits(app_sequence(best.steps), markers or {}, wanted, aliases)
+                else STITCH_MARGIN
+            )
+            if stitched.score > best.score + margin:
                 return [stitched, *options]
             options.insert(1, stitched)
     return options
@@ -213,13 +229,32 @@ def _single(
     explained = set(claimed) | binding.claimed
     unused = sum(not content_words(name) & explained for name in names)
     score -= UNUSED_NAME_PENALTY * unused + UNFILLED_PENALTY * unasked
-    score += SIMILARITY_WEIGHT * item.score
-    # As for a stitched piece: every recorded use of an app says "email", this task does not,
-    # so the trace does something in it the task did not ask for.
-    score -= sum(
-        1.0 for app in set(app_sequence(binding.steps)) if _unmarked(app, markers, wanted, aliases)
-    )
+    apps = app_sequence(binding.steps)
+    # As for a stitched piece: every recorded use of an app says "email" and this task does
+    # not, or the task says "email" and the trace never opens Mail.
+    score -= MISFIT_PENALTY * len(_misfits(apps, markers, wanted, aliases))
+    # A trace that never opens an app the task marks is no recorded way of doing this task,
+    # however alike the wordings ("email what it says" against "text what it says").
+    if not _marked_apps(markers, wanted) - set(apps):
+        score += SIMILARITY_WEIGHT * item.score
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
+
+
+def _misfits(
+    apps: Sequence[str], markers: Mapping[str, set[str]], wanted: set[str],
+    aliases: Mapping[str, str],
+) -> set[str]:  # fmt: skip
+    """Apps where a plan disagrees with the words that mark them: it works in an app the task
+    does not mark (every recorded use of Mail says "email"; this task does not), or never
+    opens an app the task marks (the task says "email"; the plan texts)."""
+    visited = set(apps)
+    unmarked = {app for app in visited if _unmarked(app, markers, wanted, aliases)}
+    return unmarked | (_marked_apps(markers, wanted) - visited)
+
+
+def _marked_apps(markers: Mapping[str, set[str]], wanted: set[str]) -> frozenset[str]:
+    """The apps the task says a marker of."""
+    return frozenset(app for app, marks in markers.items() if marks & wanted)
 
 
 def _unmarked(
@@ -323,13 +358,14 @@ def _stitch(
     pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
     pieces = _distinct(pieces)[:CANDIDATE_PIECES]
     said = content_word_counts(context.instruction)
+    marked = _marked_apps(context.markers, context.wanted)
     best: tuple[float, list[_Piece]] | None = None
     for size in range(2, MAX_PIECES + 1):
         pool = pieces if size < MAX_PIECES else _best_per_app(pieces)
         for combo in itertools.combinations(pool, size):
             if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
                 continue  # one app twice, or one trace's own segments: the single option
-            score = _combo_score(list(combo), said, context.asks_for_a_field)
+            score = _combo_score(list(combo), said, context.asks_for_a_field, marked)
             if best is None or score > best[0]:
                 best = (score, list(combo))
     if best is None:
@@ -384,20 +420,31 @@ def _covered(pieces: Sequence[_Piece]) -> dict[str, float]:
     return covered
 
 
-def _combo_score(pieces: list[_Piece], said: Mapping[str, int], asks_for_a_field: bool) -> float:
+def _combo_score(
+    pieces: list[_Piece], said: Mapping[str, int], asks_for_a_field: bool,
+    marked: frozenset[str] = frozenset(),
+) -> float:  # fmt: skip
     """What the pieces explain of the task, less what they cost. When the task names a field
     runs read ("save the time"), a piece typing a read value is fed only by a piece reading
-    that field: a note's text read elsewhere is not an event's time."""
+    that field: a note's text read elsewhere is not an event's time. ``marked``: the apps the
+    task says a marker of; each one no piece works in costs as it does a single trace."""
     score = sum(_covered(pieces).values()) + sum(p.gain_base for p in pieces) + SEGMENT_COST
+    score -= MISFIT_PENALTY * len(marked - {p.app for p in pieces})
+    repeating = {id(piece) for piece in _repeating(pieces, said)}
     for piece in pieces:
         others = [o for o in pieces if o is not piece]
         if _new_weight(piece.claimed, _covered(others)) < 1.0:
             score -= 1.0  # a piece that explains nothing the others do not is dead weight
         if piece.consumes:
             fed = any(o.produces and (o.answers or not asks_for_a_field) for o in others)
-            score += FLOW_BONUS if fed else -FLOW_BONUS
+            # Being fed is no reason to keep a piece that only repeats what others do: the
+            # note's text emailed to Hiro does not need it texted to him as well.
+            if not fed:
+                score -= FLOW_BONUS
+            elif id(piece) not in repeating:
+                score += FLOW_BONUS
         score += piece.prior
-    return score - REPEATED_VALUE_PENALTY * len(_repeating(pieces, said))
+    return score - REPEATED_VALUE_PENALTY * len(repeating)
 
 
 def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece]:
