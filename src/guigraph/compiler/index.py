@@ -84,6 +84,7 @@ class GraphView:
             self._name_fields()
         if not self.read_at:
             self.read_at = learn_read_states(self.traces, self.edges, self.nodes)
+        self._typed_read: dict[tuple[int, str], bool] = {}
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
 
@@ -142,9 +143,12 @@ class GraphView:
         for score, row in sorted(zip(scores.tolist(), rows, strict=True), reverse=True):
             trace = self.traces[row]
             # One trace per way of working in the app: twenty "add to cart" runs would crowd
-            # out the one run that reads a price.
-            workflow = tuple(
-                n for n in trace.node_path if n in self.nodes and self.nodes[n].app == app
+            # out the one run that reads a price. Typing a value read in another app is
+            # another way than typing what the task says: plain emails would crowd out the
+            # one that sends an article's title, which a stitched plan needs.
+            workflow = (
+                *(n for n in trace.node_path if n in self.nodes and self.nodes[n].app == app),
+                self._types_read_value(row, app),
             )
             if workflow in workflows:
                 continue
@@ -178,6 +182,22 @@ class GraphView:
             if node is not None and node.app and node.app not in chosen and not is_home(node.app):
                 chosen[node.app] = site
         return chosen
+
+    def _types_read_value(self, row: int, app: str) -> bool:
+        """Whether the trace at ``row`` types, in ``app``, a value read off a screen."""
+        key = (row, app)
+        found = self._typed_read.get(key)
+        if found is None:
+            found = any(
+                source.from_screen
+                for node, _, template in self.traces[row].recorded_actions(self.edges)
+                if template.type is ActionType.TYPE
+                and node in self.nodes
+                and self.nodes[node].app == app
+                for _, source in template.text_sources
+            )
+            self._typed_read[key] = found
+        return found
 
     def _apps_of(self, trace: Trace) -> set[str]:
         return {self.nodes[n].app or "" for n in trace.node_path if n in self.nodes}
