@@ -1,0 +1,90 @@
+"""Run pairings written for one change before any outcome was seen, on demo folders' KBs.
+
+    .venv/bin/python bench/fresh_pairings.py runs/demo /tmp/ni:no-ids   # FOLDER[:SKIN] ...
+
+The generalization benchmark's development half has guided many rules, so a change to the
+planner is also checked on wordings written for it before it ran, outside the benchmark: each
+is a pairing template of the benchmark's own readings and uses
+(``pairings.pairing_template``), judged by SimPhone's checker, run on a few world seeds with
+the graph team. Session 7 wrote the set below for reading a note and mailing it (and for
+messaging an article's headline); once run, it is development data like the rest, and a
+later change needs its own fresh set. Prints successes per KB and per wording.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from guigraph.agents.loop import Budget, run_episode
+from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
+from guigraph.envs import make
+from guigraph.envs.simphone.generalize import Item, Kind, item_task
+from guigraph.envs.simphone.pairings import PAIRINGS, READINGS, USES, pairing_template
+from guigraph.graph.kb import KnowledgeBase
+
+#: (reading, use) -> wordings, written in session 7 before the change they check was run.
+FRESH: dict[tuple[str, str], tuple[str, ...]] = {
+    ("note_body", "mail"): (
+        "Open the note {note} and email what it says to {contact}",
+        "Email {contact} the text of the note {note}",
+        "Read my note {note} and send it to {contact} by email",
+        "Mail the contents of the note {note} to {contact}",
+        "Please email {contact} whatever my {note} note says",
+    ),
+    ("headline", "message"): (
+        "Text {contact} the title of the {site} article about {topic}",
+        "Send {contact} a message with the headline of the {site} article about {topic}",
+        "Look up the {site} article on {topic} and text {contact} its title",
+    ),
+}
+SEEDS = (5101, 5102, 5103)
+
+
+def fresh_items() -> list[Item]:
+    """The set as benchmark items, their pairing templates registered (``fresh.*`` ids)."""
+    items = []
+    for (reading, use), wordings in FRESH.items():
+        for number, wording in enumerate(wordings):
+            template = pairing_template(
+                f"fresh.{reading}_{use}.{number}", READINGS[reading], USES[use], (wording,)
+            )
+            tid = template.template_id
+            PAIRINGS[tid] = template
+            items.append(Item(tid, Kind.PAIRING, tid, wording, group=""))
+    return items
+
+
+def solved(kb: KnowledgeBase, view: GraphView, item: Item, seed: int, skin: str) -> bool:
+    env = make("simphone", skin=skin)
+    try:
+        team = rule_team(kb, view, TeamOptions(memory="graph"))
+        run_episode(env, team, item_task(item, seed), seed=seed, budget=Budget(max_steps=40))
+        verdict = env.evaluate()
+    finally:
+        env.close()
+    return verdict is not None and verdict.success
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", help="demo folders, FOLDER or FOLDER:SKIN")
+    args = parser.parse_args()
+    items = fresh_items()
+    for spec in args.folders:
+        folder, _, skin = spec.partition(":")
+        with KnowledgeBase.open(Path(folder) / "kb") as kb:
+            view = GraphView.load(kb)
+            per = [sum(solved(kb, view, item, seed, skin or "standard") for seed in SEEDS)
+                   for item in items]  # fmt: skip
+        print(f"{folder} ({skin or 'standard'}): {sum(per)}/{len(per) * len(SEEDS)} {per}")
+        for item, wins in zip(items, per, strict=True):
+            print(f"    {wins}/{len(SEEDS)}  {item.wording}")
+
+
+if __name__ == "__main__":
+    main()
