@@ -219,6 +219,10 @@ def test_a_run_records_its_half_resumes_and_logs_every_frozen_run(tmp_path: Path
     frozen = GeneralizeConfig(demo, Half.FROZEN, **small)
     report = run_generalize(tmp_path / "run", frozen, allow_frozen=True, benchmark=benchmark)
     assert report["half"] == "frozen" and report["setup"]["frozen_runs"] == 1
+    # the frozen half's failures are counted, never shown: reading them would be tuning to them
+    rows = [json.loads(x) for x in (tmp_path / "run" / "generalize-frozen.jsonl").open()]
+    failed = sum(r["memory"] == "graph" and not r["success"] for r in rows)
+    assert report["failures"] == [] and report["failures_count"] == failed
     assert report["pairing"]["graph"]["episodes"] == 0  # the one pairing is in the dev half
 
 

@@ -85,6 +85,7 @@ def _print(console: Console, report: dict[str, Any], out: Path) -> None:
     console.print(
         f"{setup['items']} wordings from {setup['benchmark']}; KB of {setup['logs_episodes']} "
         f"episodes (seed {setup['logs_seed']}). Frozen half run {setup['frozen_runs']} times "
-        f"in this folder. {len(report['failures'])} graph failures listed with --json. "
+        f"in this folder. {report['failures_count']} graph failures"
+        f"{' listed with --json' if report['half'] == 'dev' else ' (not listed for this half)'}. "
         f"{setup['seconds']} s. Run folder: {out}"
     )
