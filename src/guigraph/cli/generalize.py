@@ -32,7 +32,7 @@ def generalize(
         typer.Option(
             "--frozen",
             help="Run the frozen evaluation half (once, for the reported figures) instead of "
-            "the development half.",
+            "the development half. Its failed cases are counted, not listed.",
         ),
     ] = False,
     as_json: JsonResult = False,

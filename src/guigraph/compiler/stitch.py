@@ -147,6 +147,8 @@ def rank_plans(
     }
     fills = {} if fills is None else fills
     read = read_fields or {}
+    markers = markers or {}
+    marked = _marked_apps(markers, wanted)
     asked = asked_fields(instruction, aliases)
     # The task names a field that recorded runs read ("the temperature"; not "note", which
     # marks the app it is written in): a plan carrying another field's value misses it.
@@ -174,15 +176,15 @@ def rank_plans(
 
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers or {}, carry, names)
+                markers, marked, carry, names)
         for r in retrieved
     ]  # fmt: skip
     options.sort(key=lambda o: o.score, reverse=True)
     if allow_stitching:
         context = _Context(
-            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers or {},
+            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers,
             asked, nodes, fills, field_words or {}, read, read_at or {}, said_words or {},
-            asks_for_a_field,
+            asks_for_a_field, marked,
         )  # fmt: skip
         stitched = _stitch(context, retrieved, scripts)
         if stitched is not None:
@@ -192,7 +194,7 @@ def rank_plans(
             best = options[0]
             margin = (
                 0.0
-                if _misfits(app_sequence(best.steps), markers or {}, wanted, aliases)
+                if _misfits(app_sequence(best.steps), marked, markers, wanted, aliases)
                 else STITCH_MARGIN
             )
             if stitched.score > best.score + margin:
@@ -205,7 +207,7 @@ def _single(
     item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
     read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
-    carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
+    marked: frozenset[str], carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
     names: Sequence[str],
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
@@ -232,24 +234,24 @@ def _single(
     apps = app_sequence(binding.steps)
     # As for a stitched piece: every recorded use of an app says "email" and this task does
     # not, or the task says "email" and the trace never opens Mail.
-    score -= MISFIT_PENALTY * len(_misfits(apps, markers, wanted, aliases))
+    score -= MISFIT_PENALTY * len(_misfits(apps, marked, markers, wanted, aliases))
     # A trace that never opens an app the task marks is no recorded way of doing this task,
     # however alike the wordings ("email what it says" against "text what it says").
-    if not _marked_apps(markers, wanted) - set(apps):
+    if not marked - set(apps):
         score += SIMILARITY_WEIGHT * item.score
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
 
 
 def _misfits(
-    apps: Sequence[str], markers: Mapping[str, set[str]], wanted: set[str],
-    aliases: Mapping[str, str],
+    apps: Sequence[str], marked: frozenset[str], markers: Mapping[str, set[str]],
+    wanted: set[str], aliases: Mapping[str, str],
 ) -> set[str]:  # fmt: skip
     """Apps where a plan disagrees with the words that mark them: it works in an app the task
     does not mark (every recorded use of Mail says "email"; this task does not), or never
-    opens an app the task marks (the task says "email"; the plan texts)."""
+    opens one of ``marked``, the apps the task marks (it says "email"; the plan texts)."""
     visited = set(apps)
     unmarked = {app for app in visited if _unmarked(app, markers, wanted, aliases)}
-    return unmarked | (_marked_apps(markers, wanted) - visited)
+    return unmarked | (marked - visited)
 
 
 def _marked_apps(markers: Mapping[str, set[str]], wanted: set[str]) -> frozenset[str]:
@@ -304,6 +306,8 @@ class _Context:
     said_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: The task names a field recorded runs read: only a piece reading that field feeds it.
     asks_for_a_field: bool = False
+    #: The apps the task says a marker of (``_marked_apps``).
+    marked: frozenset[str] = frozenset()
 
     def app_of(self, source: TextSource) -> str:
         return source_app(source, self.id_apps)
@@ -358,14 +362,13 @@ def _stitch(
     pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
     pieces = _distinct(pieces)[:CANDIDATE_PIECES]
     said = content_word_counts(context.instruction)
-    marked = _marked_apps(context.markers, context.wanted)
     best: tuple[float, list[_Piece]] | None = None
     for size in range(2, MAX_PIECES + 1):
         pool = pieces if size < MAX_PIECES else _best_per_app(pieces)
         for combo in itertools.combinations(pool, size):
             if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
                 continue  # one app twice, or one trace's own segments: the single option
-            score = _combo_score(list(combo), said, context.asks_for_a_field, marked)
+            score = _combo_score(list(combo), said, context.asks_for_a_field, context.marked)
             if best is None or score > best[0]:
                 best = (score, list(combo))
     if best is None:
