@@ -1,6 +1,7 @@
 """Run pairings written for one change before any outcome was seen, on demo folders' KBs.
 
     .venv/bin/python bench/fresh_pairings.py runs/demo /tmp/ni:no-ids   # FOLDER[:SKIN] ...
+    .venv/bin/python bench/fresh_pairings.py --set s8 runs/demo         # session 8's set
 
 The generalization benchmark's development half has guided many rules, so a change to the
 planner is also checked on wordings written for it before it ran, outside the benchmark: each
@@ -8,7 +9,7 @@ is a pairing template of the benchmark's own readings and uses
 (``pairings.pairing_template``), judged by SimPhone's checker, run on a few world seeds with
 the graph team. Session 7 wrote the set below for reading a note and mailing it (and for
 messaging an article's headline); once run, it is development data like the rest, and a
-later change needs its own fresh set. Prints successes per KB and per wording.
+later change needs its own fresh set (``--set``). Prints successes per KB and per wording.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from guigraph.envs.simphone.generalize import Item, Kind, item_task
 from guigraph.envs.simphone.pairings import PAIRINGS, READINGS, USES, pairing_template
 from guigraph.graph.kb import KnowledgeBase
 
-#: (reading, use) -> wordings, written in session 7 before the change they check was run.
-FRESH: dict[tuple[str, str], tuple[str, ...]] = {
+#: (reading, use) -> wordings, per set: each written before the change it checks was run.
+#: Session 7's: reading a note and mailing it, and messaging an article's headline.
+SESSION_7: dict[tuple[str, str], tuple[str, ...]] = {
     ("note_body", "mail"): (
         "Open the note {note} and email what it says to {contact}",
         "Email {contact} the text of the note {note}",
@@ -42,13 +44,27 @@ FRESH: dict[tuple[str, str], tuple[str, ...]] = {
         "Look up the {site} article on {topic} and text {contact} its title",
     ),
 }
+#: Session 8's: a value of several lines (the first two lines of a song's lyrics) carried
+#: into a note, a text and an email.
+SESSION_8: dict[tuple[str, str], tuple[str, ...]] = {
+    ("first_two_lyrics", "note"): (
+        "Write the first two lines of the lyrics of {song} into a new note {title}",
+        "Save the opening 2 lines of {song}'s lyrics in a note called {title}",
+    ),
+    ("first_two_lyrics", "message"): (
+        "Text {contact} the first two lines of {song}",
+        "Send {contact} lines one and two of the lyrics of {song}",
+    ),
+    ("first_two_lyrics", "mail"): ("Email {contact} the first 2 lines of the lyrics of {song}",),
+}
+SETS = {"s7": SESSION_7, "s8": SESSION_8}
 SEEDS = (5101, 5102, 5103)
 
 
-def fresh_items() -> list[Item]:
-    """The set as benchmark items, their pairing templates registered (``fresh.*`` ids)."""
+def fresh_items(fresh: dict[tuple[str, str], tuple[str, ...]]) -> list[Item]:
+    """A set as benchmark items, their pairing templates registered (``fresh.*`` ids)."""
     items = []
-    for (reading, use), wordings in FRESH.items():
+    for (reading, use), wordings in fresh.items():
         for number, wording in enumerate(wordings):
             template = pairing_template(
                 f"fresh.{reading}_{use}.{number}", READINGS[reading], USES[use], (wording,)
@@ -73,8 +89,9 @@ def solved(kb: KnowledgeBase, view: GraphView, item: Item, seed: int, skin: str)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", help="demo folders, FOLDER or FOLDER:SKIN")
+    parser.add_argument("--set", default="s7", choices=sorted(SETS), help="which fresh set")
     args = parser.parse_args()
-    items = fresh_items()
+    items = fresh_items(SETS[args.set])
     for spec in args.folders:
         folder, _, skin = spec.partition(":")
         with KnowledgeBase.open(Path(folder) / "kb") as kb:

@@ -8,12 +8,13 @@ donor went on to buy the product whose price this task only asks for).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from guigraph.compiler.slots import content_words, words
+from guigraph.compiler.slots import Count, content_words, counts, words
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
 
@@ -29,6 +30,8 @@ def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> 
     text = " ".join(words(instruction)).lower()
     app_words = {w for alias in (aliases or {}) for w in content_words(alias)}
     asked = {w for w in content_words(instruction) if not _names_an_app(w, app_words)}
+    # A number counting parts ("the first 2 lines") names no field ("lyric_2").
+    asked -= {n for count in counts(instruction) for n in count.numbers}
     # What a question asks for, as the words of the screen fields that answer it: "tell Dana
     # who sings Gold Hearts" asks for an "artist" field (the world's vocabulary says so).
     for question, fields in conventions.active().question_fields.items():
@@ -207,6 +210,80 @@ def carry_asked_fields(
             step = replace(step, screen_slots=tuple(slots))
         result.append(step)
     return result
+
+
+def read_parts(
+    steps: Sequence[ScriptStep],
+    parts: Sequence[Count],
+    nodes: Mapping[int, Node],
+    learned: Mapping[str, frozenset[str]] | None = None,
+    said: Mapping[str, frozenset[str]] | None = None,
+) -> list[ScriptStep]:
+    """A value of several parts: where the task counts what names a field read off a screen
+    ("the first 2 lines" of a song's lyrics, whose first line recorded runs read), a step
+    typing that field types it and the fields shown below it in its column, as many as the
+    task counts, joined by spaces (a line break is no keystroke every text box takes)."""
+    if not parts:
+        return list(steps)
+    return [_with_parts(s, parts, nodes, learned, said or {}) for s in steps]
+
+
+def _with_parts(
+    step: ScriptStep,
+    parts: Sequence[Count],
+    nodes: Mapping[int, Node],
+    learned: Mapping[str, frozenset[str]] | None,
+    said: Mapping[str, frozenset[str]],
+) -> ScriptStep:
+    if not step.screen_slots:
+        return step
+    text = step.text if step.text is not None else step.template.text or ""
+    slots = list(step.screen_slots)
+    numbers = [int(n) for n in re.findall(r"\d+", " ".join(slot for slot, _ in slots))]
+    for slot, source in step.screen_slots:
+        names = source_words(source, learned) | said.get(source.key, frozenset())
+        count = max((c.count for c in parts if c.word in names), default=1)
+        below = column_below(source.key, nodes, count - 1) if count > 1 else []
+        if not below:
+            continue
+        added = []
+        for key in below:
+            numbers.append(max(numbers, default=0) + 1)
+            added.append((f"text{numbers[-1]}", TextSource.screen(key)))
+        slots += added
+        joined = " ".join("{" + name + "}" for name in (slot, *(n for n, _ in added)))
+        text = text.replace("{" + slot + "}", joined)
+    return replace(step, text=text, screen_slots=tuple(slots))
+
+
+#: How far apart (in the normalized 0-1000 space) two edges may be and still line up.
+COLUMN_TOLERANCE = 1.0
+
+
+def column_below(key: str, nodes: Mapping[int, Node], count: int) -> list[str]:
+    """The keys of the ``count`` fields right below field ``key`` on a recorded screen showing
+    it, in its column: elements of its class, not controls, with its left and right edges
+    (the next lines of a text shown one line per element). Empty when no screen shows as
+    many."""
+    for node_id in sorted(nodes):
+        node = nodes[node_id]
+        if key not in node.element_keys:
+            continue
+        elements = list(zip(node.example_elements, node.element_keys, strict=False))
+        field = next(e for e, k in elements if k == key)
+        column = sorted(
+            (e.bbox.y1, k)
+            for e, k in elements
+            if k != key
+            and not e.clickable
+            and e.class_name == field.class_name
+            and e.bbox.y1 >= field.bbox.y2 - COLUMN_TOLERANCE
+            and abs(e.bbox.x1 - field.bbox.x1) <= COLUMN_TOLERANCE
+            and abs(e.bbox.x2 - field.bbox.x2) <= COLUMN_TOLERANCE
+        )
+        if len(column) >= count:
+            return [k for _, k in column[:count]]
+    return []
 
 
 def learn_read_states(

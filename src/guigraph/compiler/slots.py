@@ -14,6 +14,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from guigraph.envs import conventions
@@ -53,6 +54,61 @@ def content_word_counts(text: str) -> Counter[str]:
 def _content_tokens(text: str, language: TaskLanguage) -> tuple[str, ...]:
     tokens = _unpossessed([w.lower() for w in _words(text, language)], language)
     return tuple(_fold(w, language.plural_suffix) for w in tokens)
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many of a thing the task asks for: "the first 2 lines" is ``Count("line", 2)``.
+    ``numbers`` are the words that counted, which name no field ("lyric_2")."""
+
+    word: str
+    count: int
+    numbers: frozenset[str]
+
+
+#: A count above this is a quantity to type ("45 minutes"), not parts of a value to read.
+MAX_PARTS = 12
+
+
+def counts(instruction: str) -> tuple[Count, ...]:
+    """The things the task counts, as parts of one value: a number of two or more just before
+    a plural ("the first 2 lines"), or a plural followed by the numbers from one up ("lines 1
+    and 2"). Numbers are in digits (``Conventions.with_digits``); plurals and the words
+    joining a list are the task language's."""
+    return _counts(instruction, conventions.active().clause_joiners, _language())
+
+
+@functools.lru_cache(maxsize=1024)
+def _counts(
+    instruction: str, joiners: tuple[str, ...], language: TaskLanguage
+) -> tuple[Count, ...]:
+    tokens = [w.lower() for w in _words(instruction, language)]
+    suffix = language.plural_suffix
+
+    def plural(word: str) -> bool:
+        return bool(suffix) and _fold(word, suffix) != word
+
+    found = []
+    for i, token in enumerate(tokens):
+        if token.isdigit():
+            # The plural right after the number, or after one word describing it ("the 3
+            # opening verses").
+            after = tokens[i + 1 : i + 3]
+            if len(after) == 2 and (after[0].isdigit() or after[0] in language.stopwords):
+                after = after[:1]
+            noun = next((w for w in after if plural(w)), None)
+            if noun is not None and 2 <= int(token) <= MAX_PARTS:
+                found.append(Count(_fold(noun, suffix), int(token), frozenset({token})))
+        elif plural(token):
+            listed = list(
+                itertools.takewhile(lambda w: w.isdigit() or w in joiners, tokens[i + 1 :])
+            )
+            numbers = [int(w) for w in listed if w.isdigit()]
+            if len(numbers) >= 2 and numbers == list(range(1, len(numbers) + 1)):
+                found.append(
+                    Count(_fold(token, suffix), len(numbers), frozenset(map(str, numbers)))
+                )
+    return tuple(found)
 
 
 def clauses(instruction: str) -> list[str]:
@@ -348,7 +404,11 @@ def fill_slot(
         ]
         if len(set_off) == 1:
             return set_off[0]
-    same_shape = _same_shape_spans(example, new_instruction)
+    same_shape = [
+        span
+        for span in _same_shape_spans(example, new_instruction)
+        if not (foreign and foreign(span))
+    ]
     if len(same_shape) == 1:
         return same_shape[0]
     if not (titled or _QUOTED.search(old_instruction)):
@@ -483,8 +543,12 @@ def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
 
 
 def _same_shape_spans(example: str, instruction: str) -> list[str]:
-    """Spans of the instruction shaped like a date or time example ("Jun 22" -> "Jul 7")."""
+    """Spans of the instruction shaped like a date or time example ("Jun 22" -> "Jul 7").
+    Text with a number in it is no such example: "See you at 7" is a message, and "Emeka the
+    first 2" of "Text Emeka the first 2 lines of ..." has its shape."""
     if not any(c.isdigit() for c in example):
+        return []
+    if sum(not any(c.isdigit() for c in w) for w in words(example)) > 1:
         return []
     size, shape = len(words(example)), value_shape(example)
     tokens = words(instruction)

@@ -21,6 +21,7 @@ from guigraph.compiler.fields import (
     carry_asked_fields,
     describes,
     offered_fields,
+    read_parts,
     source_words,
     until_shown,
 )
@@ -37,6 +38,7 @@ from guigraph.compiler.slots import (
     clauses,
     content_word_counts,
     content_words,
+    counts,
     stopwords,
     words,
 )
@@ -198,8 +200,13 @@ def rank_plans(
                 else STITCH_MARGIN
             )
             if stitched.score > best.score + margin:
-                return [stitched, *options]
-            options.insert(1, stitched)
+                options.insert(0, stitched)
+            else:
+                options.insert(1, stitched)
+    parts = counts(instruction)
+    if parts:  # "the first 2 lines": each plan types the lines below the one it reads too
+        for option in options:
+            option.steps = read_parts(option.steps, parts, nodes, field_words, said_words)
     return options
 
 
@@ -454,10 +461,17 @@ def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece
     """Pieces that only put values other pieces put too, more often than the task says them,
     and read nothing for the rest: with "send it to Hiro by email" an email to Hiro is the
     task, and a photo shared with Hiro beside it is an action nobody asked for. A piece that
-    reads a value (the city typed to look up its temperature) is there for what it reads."""
+    reads a value (the city typed to look up its temperature) is there for what it reads.
+    A piece that puts none of the task's values and only types a value read elsewhere, which
+    another piece types too, repeats that value: the first lyric line written into the note
+    the task asks for does not need posting on Chirp as well."""
     repeating = []
     for piece in pieces:
-        if not piece.puts or piece.produces:
+        if piece.produces:
+            continue
+        if not piece.puts:
+            if piece.consumes and any(o.consumes for o in pieces if o is not piece):
+                repeating.append(piece)
             continue
         others = [p.puts for p in pieces if p is not piece and p.puts & piece.puts]
         if others and all(
@@ -605,19 +619,49 @@ def _data_flow_order(pieces: list[_Piece], context: _Context) -> list[_Piece]:
 
 def _join(pieces: list[_Piece], context: _Context) -> list[ScriptStep]:
     """Concatenate the pieces; a value read in an app the plan never visits is replaced by the
-    value the earlier pieces carry (the temperature, where the donor sent a note's text)."""
+    value the earlier pieces carry (the temperature, where the donor sent a note's text), and
+    so is one the task does not ask for where the carried one is (``_replaced``)."""
     steps: list[ScriptStep] = []
     carried: list[TextSource] = []
     for number, piece in enumerate(pieces):
         visited = {p.app.lower() for p in pieces[: number + 1]}
         for step in piece.binding.steps:
-            if step.screen_slots:
-                fallback = carried[-1] if carried else None
-                slots = tuple(
-                    (slot, fallback if fallback and context.app_of(src) not in visited else src)
-                    for slot, src in step.screen_slots
-                )
-                step = replace(step, screen_slots=slots, fallback_source=fallback)
+            if step.screen_slots and carried:
+                step = _typing_carried(step, carried[-1], visited, context)
             steps.append(replace(step, segment=number))
         carried.extend(piece.produces)
     return steps
+
+
+def _typing_carried(
+    step: ScriptStep, carried: TextSource, visited: set[str], context: _Context
+) -> ScriptStep:
+    """``step`` typing the carried value where its donor's is not wanted. Where the donor's
+    value was another field of a visited app, the donor's words around it went with that
+    field ("Fire Hearts is by {artist}"): the carried value is typed alone."""
+    slots, swapped = [], []
+    for slot, source in step.screen_slots:
+        if _replaced(source, carried, visited, context):
+            slots.append((slot, carried))
+            if context.app_of(source) in visited:
+                swapped.append(slot)
+        else:
+            slots.append((slot, source))
+    text = step.text
+    if swapped:
+        text = " ".join("{" + slot + "}" for slot in swapped)
+        slots = [(slot, source) for slot, source in slots if slot in swapped]
+    return replace(step, text=text, screen_slots=tuple(slots), fallback_source=carried)
+
+
+def _replaced(
+    source: TextSource, carried: TextSource, visited: set[str], context: _Context
+) -> bool:
+    """Whether a piece types the value the earlier pieces carry in place of the one its
+    donor read: that one's app is not visited, or the task asks for the carried field and
+    not for it (the donor texted a song's artist; the task texts the lyrics' first lines,
+    which the player segment reads)."""
+    if context.app_of(source) not in visited:
+        return True
+    asked, learned, said = context.asked, context.field_words, context.said_words
+    return describes(carried, asked, learned, said) and not describes(source, asked, learned, said)
