@@ -57,7 +57,20 @@ SESSION_8: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("first_two_lyrics", "mail"): ("Email {contact} the first 2 lines of the lyrics of {song}",),
 }
-SETS = {"s7": SESSION_7, "s8": SESSION_8}
+#: Session 8's second: a song's artist or first lyric line written into a note or an email.
+SESSION_8B: dict[tuple[str, str], tuple[str, ...]] = {
+    ("artist", "note"): (
+        "Find out who sings {song} and write it in a new note {title}",
+        "Make a note called {title} with the artist of {song}",
+        "Note down the singer of {song} under {title}",
+    ),
+    ("first_lyric", "note"): (
+        "Put the first line of {song}'s lyrics in a note titled {title}",
+        "Create a note {title} containing the opening line of {song}",
+    ),
+    ("first_lyric", "mail"): ("Email {contact} the first line of the lyrics of {song}",),
+}
+SETS = {"s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B}
 SEEDS = (5101, 5102, 5103)
 
 

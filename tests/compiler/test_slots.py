@@ -309,3 +309,25 @@ def test_a_possessive_is_the_word_it_belongs_to() -> None:
         "lab-notes.io",
     }
     assert content_word_counts("Oslo's weather, then Oslo")["oslo"] == 2
+
+
+def test_a_name_ends_at_its_possessive_and_half_its_words_make_its_kind() -> None:
+    old = "Post the first line of the lyrics of Paper Lights on Chirp"
+    # "Roads's": the possessive ends the name, which is a song by its words.
+    new = "Put the first line of Paper Roads's lyrics in a note titled Weekend"
+    assert fill_slot("Paper Lights", old, new, SONGS) == "Paper Roads"
+    # One word of two known ("Roads"; no song has "Glass") is enough for a song-like name.
+    new = "Create a note Weekend containing the opening line of Glass Roads"
+    assert fill_slot("Paper Lights", old, new, SONGS) == "Glass Roads"
+    # A run with no known word at all ("Weekend") is still no song.
+    assert fill_slot("Paper Lights", old, "Create a note Weekend", SONGS) is None
+
+
+def test_only_a_date_or_time_example_gives_a_span_by_its_shape() -> None:
+    # "See you at 7" is a message, not a date; "Emeka the first 2" only has its shape.
+    new = "Text Emeka the first 2 lines of the lyrics of Fire Roads"
+    assert fill_slot("See you at 7", "Message Alice: See you at 7", new) is None
+    # A date keeps being found by its shape, unless it is of another kind.
+    old, new = "Add lunch on Jun 22", "Put lunch in for Jul 7 please"
+    assert fill_slot("Jun 22", old, new) == "Jul 7"
+    assert fill_slot("Jun 22", old, new, foreign=lambda value: value == "Jul 7") is None

@@ -520,23 +520,28 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
     """Runs of capitalized words in ``instruction`` (a sentence's first word is capitalized
-    anyway, so it is left out) most of whose words are words of the ``known`` values: a name
-    of their kind that the knowledge base never saw whole ("Paper Roads" among songs called
-    "Paper Lights" and "Gold Roads"). Only the known values that are names count: a field's
-    values pooled with a note's body hold products too ("Zephyr kettle" makes no city)."""
+    anyway, so it is left out) at least half of whose words are words of the ``known``
+    values: a name of their kind that the knowledge base never saw whole ("Paper Roads" among
+    songs called "Paper Lights" and "Gold Roads"). Only the known values that are names
+    count: a field's values pooled with a note's body hold products too ("Zephyr kettle"
+    makes no city)."""
     names = (parts for parts in map(words, known) if _is_name(parts))
     vocabulary = {normal_word(w) for parts in names for w in parts}
     if not vocabulary:
         return []
+    possessive = _possessive(_language().possessive_suffixes)
     found: list[str] = []
     for sentence in _SENTENCE_END.split(instruction):
         run: list[str] = []
         for word in [*words(sentence)[1:], ""]:
+            bare = possessive.sub("", word) if possessive and word[:1].isupper() else word
             if word[:1].isupper():
-                run.append(word)
-                continue
+                run.append(bare)
+                if bare == word:
+                    continue  # a possessive ends the name: "Fire Roads's lyrics"
             familiar = sum(normal_word(w) in vocabulary for w in run)
-            if run and 2 * familiar > len(run):
+            # Half is enough: "Glass Waves" among songs with "Waves" and no "Glass".
+            if familiar and 2 * familiar >= len(run):
                 found.append(_as_written(" ".join(run), sentence))
             run = []
     return list(dict.fromkeys(found))

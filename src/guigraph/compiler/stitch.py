@@ -349,6 +349,8 @@ PIECES_PER_APP = 6
 FLOW_BONUS = 2.0
 #: Per piece that only repeats values other pieces put (``_repeating``).
 REPEATED_VALUE_PENALTY = 1.0
+#: A piece reads the field the task asks for and no piece types it (``_combo_score``).
+UNUSED_ANSWER_PENALTY = 1.0
 PRIOR_WEIGHT = 0.3
 STITCH_MARGIN = 1.0
 
@@ -389,9 +391,9 @@ def _stitch(
 
 def _distinct(pieces: list[_Piece], per_app: int = PIECES_PER_APP) -> list[_Piece]:
     """The best piece of each way of working (same app, same states, same words explained,
-    same values read for later), at most ``per_app`` ways per app: thirty "note the
-    temperature" runs would otherwise fill every candidate place and leave out the one
-    messaging piece the task needs."""
+    same values read for later, same values typed from other apps), at most ``per_app`` ways
+    per app: thirty "note the temperature" runs would otherwise fill every candidate place
+    and leave out the one messaging piece the task needs."""
     kept: list[_Piece] = []
     ways: set[tuple[object, ...]] = set()
     counts: dict[str, int] = {}
@@ -401,6 +403,8 @@ def _distinct(pieces: list[_Piece], per_app: int = PIECES_PER_APP) -> list[_Piec
             tuple(step.node for step in piece.binding.steps),
             frozenset(piece.claimed.items()),
             tuple(piece.produces),
+            # A note typing a value read elsewhere is not the plain note on the same screens.
+            tuple(piece.consumes),
         )
         if way in ways or counts.get(piece.app, 0) >= per_app:
             continue
@@ -445,6 +449,10 @@ def _combo_score(
         others = [o for o in pieces if o is not piece]
         if _new_weight(piece.claimed, _covered(others)) < 1.0:
             score -= 1.0  # a piece that explains nothing the others do not is dead weight
+        if piece.answers and not any(o.consumes for o in others):
+            # The task asks for the value this piece reads, and no piece types it anywhere:
+            # "a note with the artist of X" is no note of the donor's text beside a song.
+            score -= UNUSED_ANSWER_PENALTY
         if piece.consumes:
             fed = any(o.produces and (o.answers or not asks_for_a_field) for o in others)
             # Being fed is no reason to keep a piece that only repeats what others do: the

@@ -1,0 +1,55 @@
+"""How a stitched set of pieces is scored, on pieces made by hand: what each rule adds or
+takes away, with everything else equal."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from guigraph.compiler import stitch
+from guigraph.compiler.script import Binding
+from guigraph.graph.records import TextSource, Trace
+
+ARTIST = TextSource.screen("music:id/artist")
+PRICE = TextSource.screen("shop:id/price")
+
+
+def _piece(app: str, **fields: Any) -> stitch._Piece:
+    defaults: dict[str, Any] = {"claimed": {}, "produces": [], "consumes": []}
+    trace = cast(Trace, None)  # the scoring never reads it
+    return stitch._Piece(app, Binding([]), **{**defaults, **fields}, trace=trace, rank=0)
+
+
+def _score(pieces: list[stitch._Piece]) -> float:
+    return stitch._combo_score(pieces, {}, asks_for_a_field=False)
+
+
+def test_a_read_answer_no_piece_types_costs_the_set() -> None:
+    """A note "called Work with the artist of X": a set that reads the artist and
+    writes some other note never gives the task what it asks for."""
+    note = _piece("Notes", claimed={"note": 1.0, "work": 2.0})
+    reader = _piece("Tunes", claimed={"artist": 1.0}, produces=[ARTIST], answers=True)
+    plain = _piece("Tunes", claimed={"artist": 1.0}, produces=[ARTIST], answers=False)
+    assert _score([reader, note]) == _score([plain, note]) - stitch.UNUSED_ANSWER_PENALTY
+    # Typed by a piece, the answer costs nothing: the note fed the artist is worth more.
+    fed = _piece("Notes", claimed={"note": 1.0, "work": 2.0}, consumes=[PRICE])
+    assert _score([reader, fed]) > _score([reader, note]) + stitch.UNUSED_ANSWER_PENALTY
+
+
+def test_a_piece_typing_a_read_value_is_a_way_of_its_own() -> None:
+    """A note typing a value read elsewhere and a plain note visit the same screens and may
+    explain the same words; the candidates keep both (before, the plain one stood for both,
+    and the set had no piece to type the artist)."""
+    plain = _piece("Notes", claimed={"note": 1.0})
+    typing = _piece("Notes", claimed={"note": 1.0}, consumes=[PRICE])
+    assert stitch._distinct([plain, typing]) == [plain, typing]
+    assert stitch._distinct([plain, _piece("Notes", claimed={"note": 1.0})]) == [plain]
+
+
+def test_a_piece_only_retyping_a_read_value_another_piece_types_repeats_it() -> None:
+    """The first lyric line noted down needs no Chirp post of it beside the note."""
+    lyric = TextSource.screen("music:id/lyric_0")
+    reader = _piece("Tunes", produces=[lyric])
+    note = _piece("Notes", consumes=[lyric], puts=frozenset({"weekend"}))
+    post = _piece("Chirp", consumes=[lyric])
+    assert stitch._repeating([reader, note, post], {"weekend": 1}) == [post]
+    assert stitch._repeating([reader, post], {}) == []  # the only one typing it
