@@ -103,3 +103,28 @@ def test_a_donor_part_the_task_does_not_fill_is_dropped_beside_a_value_read_off_
     # A task that names its city keeps both parts.
     named = bind([step], trace, donor.replace("Lima", "Oslo"), ValueIndex(), aliases=ALIASES)
     assert named.steps[0].text == "Oslo {text3}"
+
+
+def test_one_field_of_one_task_takes_one_value() -> None:
+    """The recipient "Message Jonas ..." names aligns with "Message Farah: On my way" and not
+    with "... text what it says to Hiro": the second trace types into the same field, so it
+    takes the value the first found there (a shared fill cache, as retrieval keeps per task)."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    task = "Message Jonas the contents of the Groceries note"
+
+    def trace_to(contact: str, donor: str, tid: str) -> tuple[ScriptStep, Trace]:
+        step = ScriptStep(35, typing, None, "Messages", tid, edge_id=11)
+        trace = Trace(tid, donor, "Multi_Apps", ("Messages",), (1, 35), (11,), 3,
+                      values={SlotKey(11, "text1"): contact})  # fmt: skip
+        return step, trace
+
+    reading = trace_to("Hiro", "Open the note Groceries and text what it says to Hiro", "t3")
+    alone = bind([reading[0]], reading[1], task, ValueIndex(), cache={})
+    assert alone.unfilled == 1 and alone.steps[0].text == "Hiro"
+    fills: dict = {}
+    plain = trace_to("Farah", "Message Farah: On my way", "t4")
+    assert bind([plain[0]], plain[1], task, ValueIndex(), cache=fills).steps[0].text == "Jonas"
+    shared = bind([reading[0]], reading[1], task, ValueIndex(), cache=fills)
+    assert shared.unfilled == 0 and shared.steps[0].text == "Jonas"

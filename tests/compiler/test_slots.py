@@ -331,3 +331,26 @@ def test_only_a_date_or_time_example_gives_a_span_by_its_shape() -> None:
     old, new = "Add lunch on Jun 22", "Put lunch in for Jul 7 please"
     assert fill_slot("Jun 22", old, new) == "Jul 7"
     assert fill_slot("Jun 22", old, new, foreign=lambda value: value == "Jul 7") is None
+
+
+PRODUCTS = ["Zephyr headphones", "Pique kettle", "Lumen camera bag", "Nova lamp"]
+
+
+def test_a_thing_of_a_known_kind_is_found_by_its_name_and_head_noun() -> None:
+    old = "Add the Zephyr lamp to my cart"
+    # No alignment ("the" is no anchor, "into" is not "to"), no known value named.
+    new = "Put the Pique headphones into my cart"
+    assert align_value("Zephyr lamp", old, new) is None
+    assert fill_slot("Zephyr lamp", old, new, PRODUCTS) == "Pique headphones"
+    assert fill_slot("Zephyr lamp", old, "I want the Orbit camera bag", PRODUCTS) == (
+        "Orbit camera bag"
+    )
+    # A head noun no known thing has is no thing of the kind.
+    assert fill_slot("Zephyr lamp", old, "Put the Pique song into my cart", PRODUCTS) is None
+
+
+def test_a_named_thing_never_stands_for_plain_words_then_a_name() -> None:
+    old = "Add the Zephyr lamp to my cart"
+    song = "Could you add the track Glass Roads to Workout?"
+    assert align_value("Zephyr lamp", old, song) is None
+    assert align_value("Zephyr lamp", old, "Add the nova lamp to my cart") == "nova lamp"

@@ -15,7 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.forms import conform
-from guigraph.compiler.slots import content_words, fill_slot
+from guigraph.compiler.slots import content_words, fill_slot, is_name
 from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
@@ -194,6 +194,14 @@ def bind(
                 recorded, trace.instruction, instruction, values.known(site), titled=titled,
                 foreign=wrong_kind,
             )  # fmt: skip
+        if fills[key] is None:
+            # One field of one task takes one name: "Message Jonas the contents of ..." aligns
+            # with "Message Farah: ..." and not with "... text what it says to Hiro", whose
+            # recipient is the same field. Names only: a loose alignment elsewhere ("weather"
+            # as a product) is no value to spread.
+            found = {v for (_, _, at, _), v in fills.items() if at == site and v is not None}
+            if len(found) == 1 and is_name(next(iter(found))):
+                return found.pop()
         return fills[key]
 
     new_words = content_words(instruction)

@@ -280,9 +280,20 @@ def _align_span(
         if lead and len(found) > len(value) + 2:
             return None
         found = list(itertools.takewhile(_name_like, found[lead:]))
+    elif _is_named_thing(value) and _name_after_plain_word(found):
+        # A named thing is a name then plain words ("Zephyr lamp"), never the other way
+        # round: "add [the Zephyr lamp] to my cart" / "add [the track Glass Roads] to Workout".
+        return None
     if not found or len(found) > len(value) + 2:
         return None
     return " ".join(found)
+
+
+def _name_after_plain_word(parts: Sequence[str]) -> bool:
+    return any(
+        b[:1].isupper() and not (a[:1].isupper() or a[:1].isdigit())
+        for a, b in itertools.pairwise(parts)
+    )
 
 
 def _name_like(word: str) -> bool:
@@ -290,6 +301,12 @@ def _name_like(word: str) -> bool:
 
 
 Opcode = tuple[str, int, int, int, int]
+
+
+def is_name(text: str) -> bool:
+    """Whether every word of ``text`` is capitalized ("Jonas", "Paper Roads")."""
+    parts = words(text)
+    return bool(parts) and _is_name(parts)
 
 
 def _is_name(parts: Sequence[str]) -> bool:
@@ -404,6 +421,14 @@ def fill_slot(
         ]
         if len(set_off) == 1:
             return set_off[0]
+    elif _is_named_thing(words(example)):
+        # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
+        # my cart", but a name and the head noun of known things is a thing of that kind.
+        kin = [
+            run for run in _kindred_things(new_instruction, seen) if not (foreign and foreign(run))
+        ]
+        if len(kin) == 1:
+            return kin[0]
     same_shape = [
         span
         for span in _same_shape_spans(example, new_instruction)
@@ -544,6 +569,40 @@ def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
             if familiar and 2 * familiar >= len(run):
                 found.append(_as_written(" ".join(run), sentence))
             run = []
+    return list(dict.fromkeys(found))
+
+
+def _is_named_thing(parts: Sequence[str]) -> bool:
+    """A name then lower-case words: "Zephyr lamp", "Lumen camera bag"."""
+    return (
+        len(parts) >= 2
+        and parts[0][:1].isupper()
+        and not any(w[:1].isupper() or w[:1].isdigit() for w in parts[1:])
+    )
+
+
+def _kindred_things(instruction: str, known: Iterable[str]) -> list[str]:
+    """Spans of ``instruction`` shaped like the ``known`` named things (a capitalized name,
+    then lower-case words) whose lower-case words are all words the known things end in: a
+    thing of their kind the knowledge base never saw whole ("Pique headphones" among "Zephyr
+    headphones" and "Pique kettle"). A sentence's first word is left out, as for names."""
+    things = [parts for parts in map(words, known) if _is_named_thing(parts)]
+    nouns = {normal_word(w) for parts in things for w in parts[1:]}
+    if not nouns:
+        return []
+    found: list[str] = []
+    for sentence in _SENTENCE_END.split(instruction):
+        tokens = words(sentence)
+        for start in range(1, len(tokens)):
+            if not tokens[start][:1].isupper():
+                continue
+            tail = list(
+                itertools.takewhile(
+                    lambda w: not w[:1].isupper() and normal_word(w) in nouns, tokens[start + 1 :]
+                )
+            )
+            if tail:
+                found.append(_as_written(" ".join([tokens[start], *tail]), sentence))
     return list(dict.fromkeys(found))
 
 
