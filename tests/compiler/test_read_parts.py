@@ -77,3 +77,17 @@ def test_a_lyric_is_typed_where_the_task_says_and_nowhere_else(
     # the binder keeps the name's capitalized run, "Reading", and that note fails.
     assert sum(solved) >= 2, solved
     assert not any(posted), posted
+
+
+@pytest.mark.slow
+def test_the_trace_baseline_reads_the_line_its_trace_read(
+    kb_view: KBView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the next lines are is what the graph's states show: the trace baseline, which
+    follows one recorded lyrics post as recorded, posts the one line it read."""
+    wording = f"Post the first two lines {OF_SONG} on Chirp"
+    item = _item(monkeypatch, "first_two_lyrics", "post", wording)
+    graph = [run_task(kb_view, item_task(item, seed), seed)[0] for seed in SEEDS]
+    trace = [run_task(kb_view, item_task(item, seed), seed, memory="trace")[0] for seed in SEEDS]
+    assert all(graph), graph
+    assert not any(trace), trace

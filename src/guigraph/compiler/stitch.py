@@ -204,7 +204,10 @@ def rank_plans(
             else:
                 options.insert(1, stitched)
     parts = counts(instruction)
-    if parts:  # "the first 2 lines": each plan types the lines below the one it reads too
+    if parts and allow_stitching:
+        # "The first 2 lines": each plan types the lines below the one it reads too. Where
+        # they are is what the graph's states show; the trace baseline follows its trace as
+        # recorded, as it does for the fields ``carry`` swaps.
         for option in options:
             option.steps = read_parts(option.steps, parts, nodes, field_words, said_words)
     return options
