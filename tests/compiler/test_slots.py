@@ -1,6 +1,7 @@
 import pytest
 
 from guigraph.compiler.slots import (
+    _kindred_names,
     align_value,
     clauses,
     content_word_counts,
@@ -321,6 +322,8 @@ def test_a_name_ends_at_its_possessive_and_half_its_words_make_its_kind() -> Non
     assert fill_slot("Paper Lights", old, new, SONGS) == "Glass Roads"
     # A run with no known word at all ("Weekend") is still no song.
     assert fill_slot("Paper Lights", old, "Create a note Weekend", SONGS) is None
+    # No name runs into a quoted text: half of "Farah Running" is a known contact's name.
+    assert _kindred_names("Text Farah 'Running late'", ["Farah", "Greta"]) == ["Farah"]
 
 
 def test_only_a_date_or_time_example_gives_a_span_by_its_shape() -> None:

@@ -541,6 +541,8 @@ def _contains(text: str, value: str) -> bool:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: Where a quoted text opens (after a space, not the apostrophe of "Bruno's").
+_QUOTE_OPENS = re.compile(r"\s+(?=[\"“'‘]\w)")
 
 
 def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
@@ -556,7 +558,10 @@ def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
         return []
     possessive = _possessive(_language().possessive_suffixes)
     found: list[str] = []
-    for sentence in _SENTENCE_END.split(instruction):
+    # A quoted text opens like a sentence, and no name runs into it: "Text Farah 'Running
+    # late'" names Farah, not "Farah Running".
+    opening = [part for s in _SENTENCE_END.split(instruction) for part in _QUOTE_OPENS.split(s)]
+    for sentence in opening:
         run: list[str] = []
         for word in [*words(sentence)[1:], ""]:
             bare = possessive.sub("", word) if possessive and word[:1].isupper() else word
