@@ -101,6 +101,10 @@ def test_a_title_field_takes_the_quoted_phrase() -> None:
     new = "Put 'Trip to Cairo' in my calendar for Jul 6, 12:00"
     assert fill_slot("Doctor visit", old, new) is None  # not quoted there: another slot's?
     assert fill_slot("Doctor visit", old, new, titled=True) == "Trip to Cairo"
+    # A first clause that is no thing (a question word, the pronoun itself) names nothing: the
+    # whole clause was typed as an event's title.
+    clause = "I'd like to see what time it is in Oslo; add it to my clocks"
+    assert fill_slot("Doctor visit", old, clause, titled=True) is None
 
 
 def test_a_value_named_twice_is_the_one_outside_a_longer_name() -> None:

@@ -472,6 +472,11 @@ def _antecedent(instruction: str, capitalized: bool) -> str | None:
     phrase = (article.sub("", phrase) if article else phrase).strip(" .")
     if not phrase or phrase.lower() in language.pronouns:
         return None
+    # A thing, not a clause: "(I'd) like to see what time it is in Oslo" holds a question word
+    # and the very pronoun it would stand for.
+    said = {w.lower() for w in words(phrase)}
+    if said & (language.pronouns | language.question_words):
+        return None
     return phrase[:1].upper() + phrase[1:] if capitalized else phrase
 
 
