@@ -239,6 +239,7 @@ def _with_parts(
         return step
     text = step.text if step.text is not None else step.template.text or ""
     slots = list(step.screen_slots)
+    # Slots are named "text<n>" (``grounding.UNFILLED``): the added ones take the next numbers.
     numbers = [int(n) for n in re.findall(r"\d+", " ".join(slot for slot, _ in slots))]
     for slot, source in step.screen_slots:
         names = source_words(source, learned) | said.get(source.key, frozenset())

@@ -404,42 +404,33 @@ def fill_slot(
         return named[0] if named else None
     if named:
         return _as_said(named[0], new_instruction)
+    found: str | None = None
     if _is_name(words(example)):
         # "I love Paper Roads; like it" does not align with "Like the song Paper Lights", but
         # "Paper Roads" is a name made of words the field's names use: a song by its kind.
-        kin = [
-            run for run in _kindred_names(new_instruction, seen) if not (foreign and foreign(run))
-        ]
-        if len(kin) == 1:
-            return kin[0]
-        # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is
-        # the thing named, as a quoted one would be.
-        set_off = [
-            name
-            for name in _DASHED.findall(normalize_units(new_instruction))
-            if _is_name(words(name)) and not (foreign and foreign(name))
-        ]
-        if len(set_off) == 1:
-            return set_off[0]
+        # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is the
+        # thing named, as a quoted one would be.
+        set_off = _DASHED.findall(normalize_units(new_instruction))
+        found = _the_one(_kindred_names(new_instruction, seen), foreign) or _the_one(
+            [name for name in set_off if _is_name(words(name))], foreign
+        )
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
         # my cart", but a name and the head noun of known things is a thing of that kind.
-        kin = [
-            run for run in _kindred_things(new_instruction, seen) if not (foreign and foreign(run))
-        ]
-        if len(kin) == 1:
-            return kin[0]
-    same_shape = [
-        span
-        for span in _same_shape_spans(example, new_instruction)
-        if not (foreign and foreign(span))
-    ]
-    if len(same_shape) == 1:
-        return same_shape[0]
+        found = _the_one(_kindred_things(new_instruction, seen), foreign)
+    found = found or _the_one(_same_shape_spans(example, new_instruction), foreign)
+    if found:
+        return found
     if not (titled or _QUOTED.search(old_instruction)):
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _the_one(candidates: Iterable[str], foreign: Callable[[str], bool] | None) -> str | None:
+    """The only candidate not of another kind, if there is exactly one."""
+    kept = [c for c in candidates if not (foreign and foreign(c))]
+    return kept[0] if len(kept) == 1 else None
 
 
 @functools.lru_cache(maxsize=8)
