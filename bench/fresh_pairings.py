@@ -1,4 +1,4 @@
-"""Run pairings written for one change before any outcome was seen, on demo folders' KBs.
+"""Run wordings written for one change before any outcome was seen, on demo folders' KBs.
 
     .venv/bin/python bench/fresh_pairings.py runs/demo /tmp/ni:no-ids   # FOLDER[:SKIN] ...
     .venv/bin/python bench/fresh_pairings.py --set s8 runs/demo         # session 8's set
@@ -6,10 +6,11 @@
 The generalization benchmark's development half has guided many rules, so a change to the
 planner is also checked on wordings written for it before it ran, outside the benchmark: each
 is a pairing template of the benchmark's own readings and uses
-(``pairings.pairing_template``), judged by SimPhone's checker, run on a few world seeds with
-the graph team. Session 7 wrote the set below for reading a note and mailing it (and for
-messaging an article's headline); once run, it is development data like the rest, and a
-later change needs its own fresh set (``--set``). Prints successes per KB and per wording.
+(``pairings.pairing_template``), or a new wording of a recorded template (``--set s9``),
+judged by SimPhone's checker, run on a few world seeds with the graph team. Session 7 wrote
+the first set below, for reading a note and mailing it (and for messaging an article's
+headline); once run, a set is development data like the rest, and a later change needs its
+own fresh set (``--set``). Prints successes per KB and per wording.
 """
 
 from __future__ import annotations
@@ -70,14 +71,41 @@ SESSION_8B: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("first_lyric", "mail"): ("Email {contact} the first line of the lyrics of {song}",),
 }
-SETS = {"s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B}
+#: Session 9's, reworded seen tasks (template -> wordings): a name after a reworded
+#: description ("the clip {video}"), a product beside plain words sharing its nouns, a
+#: search a recorded run typed with part of a name.
+SESSION_9: dict[str, tuple[str, ...]] = {
+    "media.video": (
+        "Put on the ViewTube clip {video}",
+        "Can you find {video} on ViewTube and start it?",
+    ),
+    "social.share_video": ("Show {contact} the clip {video} from ViewTube",),
+    "media.play": ("Could you start playing {song} in Tunes?", "Queue up {song} for me"),
+    "shop.cart": ("I need a {product} in my cart", "Toss the {product} into the shopping cart"),
+    "shop.buy": ("Please purchase one {product}", "Check out a {product} from ShopMall for me"),
+    "media.like": ("Mark {song} as liked",),
+    "media.photo": ("Use the camera app to take one photo",),
+}
+SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
+    "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9,
+}  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 
 
-def fresh_items(fresh: dict[tuple[str, str], tuple[str, ...]]) -> list[Item]:
-    """A set as benchmark items, their pairing templates registered (``fresh.*`` ids)."""
+def fresh_items(
+    fresh: dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]],
+) -> list[Item]:
+    """A set as benchmark items: new wordings of a recorded template as they are, pairings
+    with their templates registered (``fresh.*`` ids)."""
     items = []
-    for (reading, use), wordings in fresh.items():
+    for key, wordings in fresh.items():
+        if isinstance(key, str):
+            items += [
+                Item(f"fresh.{key}.{n}", Kind.REWORDED, key, wording, group=key)
+                for n, wording in enumerate(wordings)
+            ]
+            continue
+        reading, use = key
         for number, wording in enumerate(wordings):
             template = pairing_template(
                 f"fresh.{reading}_{use}.{number}", READINGS[reading], USES[use], (wording,)

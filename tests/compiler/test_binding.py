@@ -128,3 +128,30 @@ def test_one_field_of_one_task_takes_one_value() -> None:
     assert bind([plain[0]], plain[1], task, ValueIndex(), cache=fills).steps[0].text == "Jonas"
     shared = bind([reading[0]], reading[1], task, ValueIndex(), cache=fills)
     assert shared.unfilled == 0 and shared.steps[0].text == "Jonas"
+
+
+def test_a_search_typed_with_part_of_a_name_types_the_new_name_whole() -> None:
+    """The recorded run searched "Bike" for the video "Bike Repair for beginners" it tapped;
+    a rewording the typed part does not align with types the task's whole title."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    title = "Bike Repair for beginners"
+    tap = ActionTemplate(ActionType.CLICK, target_label=title)
+    steps = [
+        ScriptStep(43, typing, None, "ViewTube", "t5", edge_id=9),
+        ScriptStep(70, tap, None, "ViewTube", "t5", edge_id=10),
+    ]
+    trace = Trace("t5", f"Watch the video {title}", "Media", ("ViewTube",), (43, 70), (9, 10), 3,
+                  values={SlotKey(9, "text1"): "Bike"})  # fmt: skip
+    values = ValueIndex()
+    for label in (title, "Pasta Recipe for beginners"):
+        values.by_site[(70, "click")].add(label)
+    task = "I want to watch Cat Compilation for beginners"
+    binding = bind(steps, trace, task, values)
+    assert binding.unfilled == 0
+    assert [s.text for s in binding.steps] == ["Cat Compilation for beginners", None]
+    assert binding.steps[1].label == "Cat Compilation for beginners"
+    # A value the task gives in another case is no name: the typed part stays unfilled.
+    lower = bind(steps, trace, "I want to watch 3 minutes of cats", values)
+    assert lower.steps[0].text == "Bike"

@@ -361,3 +361,28 @@ def test_a_named_thing_never_stands_for_plain_words_then_a_name() -> None:
     song = "Could you add the track Glass Roads to Workout?"
     assert align_value("Zephyr lamp", old, song) is None
     assert align_value("Zephyr lamp", old, "Add the nova lamp to my cart") == "nova lamp"
+
+
+def test_a_named_thing_never_stands_for_plain_words_alone() -> None:
+    """Plain words that share a word of the recorded thing are no thing of its kind, while a
+    pronoun still stands for one (``fill_slot`` finds what it refers to)."""
+    old = "Purchase the Atlas camera bag"
+    assert align_value("Atlas camera bag", old, "Open the camera and shoot a photo") is None
+    assert align_value("Atlas camera bag", old, "Purchase the Nova camera bag") == (
+        "Nova camera bag"
+    )
+    calendar = "Add Book club to my calendar on Jun 19 at 11:45"
+    trip = "Plan a trip to Hanoi on Jul 7 at 09:00: add it to the calendar"
+    assert align_value("Book club", calendar, trip) == "it"
+
+
+def test_a_name_that_a_reworded_run_holds_is_taken_whole() -> None:
+    """The proportional start inside a reworded run fell on the name's second word."""
+    old = "Watch the video Bike Repair for beginners"
+    new = "I want to watch Cat Compilation for beginners"
+    assert align_value("Bike Repair for beginners", old, new) == "Cat Compilation for beginners"
+    # A sentence's first word is capitalized whatever it is: no part of the name.
+    timer = "Start a timer for 10 minutes"
+    assert align_value("10 minutes", timer, "Count down 3 minutes for me") != (
+        "Count down 3 minutes"
+    )

@@ -204,6 +204,26 @@ def bind(
                 return found.pop()
         return fills[key]
 
+    # The values the trace taps: a search typed with a part of one ("Bike" for the video
+    # "Bike Repair for beginners") is for the new task's whole value.
+    tapped = [
+        (step.template.target_label, (step.node, "click"), step.app)
+        for step in steps
+        if step.template.taps
+        and not step.home
+        and values.is_value_label(step.node, step.template.target_label, trace.instruction)
+    ]
+
+    def fill_typed(recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
+        new = fill(recorded, site, app, titled)
+        whole = next((t for t in tapped if _part_of(recorded, t[0])), None)
+        if new is None and whole is not None:
+            # Only a value of the same case: a name's part stands for a name.
+            found = fill(*whole)
+            if found and found[:1].isupper() == recorded[:1].isupper():
+                return found
+        return new
+
     new_words = content_words(instruction)
     field = ""
     pairs: list[tuple[str, str]] = []
@@ -212,7 +232,7 @@ def bind(
         if template.type is ActionType.TYPE:
             site = type_site(step.node, field)
             titled = "title" in field.lower()
-            fill_here = partial(fill, site=site, app=step.app, titled=titled)
+            fill_here = partial(fill_typed, site=site, app=step.app, titled=titled)
             form = partial(_in_field_form, values=values, site=site)
             step = _bind_text(step, trace, instruction, fill_here, binding, form)
         elif template.taps:
@@ -241,6 +261,14 @@ def bind(
     task = frozenset(new_words)
     binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
     return binding
+
+
+def _part_of(typed: str, label: str) -> bool:
+    """``typed`` is a run of the words of ``label``, shorter than it."""
+    part, whole = typed.lower().split(), label.lower().split()
+    return 0 < len(part) < len(whole) and any(
+        whole[i : i + len(part)] == part for i in range(len(whole) - len(part) + 1)
+    )
 
 
 def describes_field(value: str, app: str | None, read_fields: Mapping[str, frozenset[str]]) -> bool:

@@ -247,7 +247,7 @@ def _align_span(
     example: str,
 ) -> str | None:  # fmt: skip
     value = words(example)
-    new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    new_start, new_end = _map_span(opcodes, start, end, old, new)
     if new_end <= new_start:
         # The value opens a longer changed run ("Paris and save it ..." / "Denver by
         # message"), where the proportional end falls short: take as many words as it had.
@@ -280,13 +280,27 @@ def _align_span(
         if lead and len(found) > len(value) + 2:
             return None
         found = list(itertools.takewhile(_name_like, found[lead:]))
-    elif _is_named_thing(value) and _name_after_plain_word(found):
+    elif (
+        found
+        and _is_named_thing(value)
+        and (_name_after_plain_word(found) or _plain_words_of_another_thing(found, value))
+    ):
         # A named thing is a name then plain words ("Zephyr lamp"), never the other way
-        # round: "add [the Zephyr lamp] to my cart" / "add [the track Glass Roads] to Workout".
+        # round: "add [the Zephyr lamp] to my cart" / "add [the track Glass Roads] to Workout";
+        # nor plain words ending in another noun ("Purchase the Atlas [camera bag]" / "Open
+        # the [camera and shoot a photo]"; "add the [nova lamp]" is one, written small).
         return None
     if not found or len(found) > len(value) + 2:
         return None
     return " ".join(found)
+
+
+def _plain_words_of_another_thing(found: Sequence[str], value: Sequence[str]) -> bool:
+    """``found`` has no name and does not end in ``value``'s head noun. A pronoun stands for
+    a thing ("add [it] to the calendar"): ``fill_slot`` looks for what it stands for."""
+    if _name_like(found[0]) or normal_word(found[-1]) == normal_word(value[-1]):
+        return False
+    return not (len(found) == 1 and found[0].lower() in conventions.active().pronouns)
 
 
 def _name_after_plain_word(parts: Sequence[str]) -> bool:
@@ -347,6 +361,29 @@ def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str
         if meaningful(i1, i2) or any(meaningful(a, b) and i1 - 2 <= b <= i1 for a, b in equal):
             return True
     return False
+
+
+def _map_span(
+    opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str], new: Sequence[str]
+) -> tuple[int, int]:
+    """Where the value ``old[start:end]`` falls in the new instruction. A boundary strictly
+    inside a changed run is placed in proportion, except that the start of a value opening
+    with a name, placed inside a name, moves to that name's start: "Watch the video [Bike
+    Repair] for beginners" / "I want to watch [Cat Compilation] for beginners", where the
+    proportional start falls on "Compilation". A sentence's first word is capitalized
+    whatever it is, so no name."""
+    new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    if old[start][:1].isupper() and new_start < len(new) and new[new_start][:1].isupper():
+        run_start = next(
+            (j1 for tag, i1, i2, j1, _ in opcodes if tag == "replace" and i1 < start < i2), None
+        )
+        while (
+            run_start is not None
+            and new_start > max(run_start, 1)
+            and new[new_start - 1][:1].isupper()
+        ):
+            new_start -= 1
+    return new_start, new_end
 
 
 def _map_index(opcodes: Sequence[Opcode], index: int, is_end: bool) -> int:
