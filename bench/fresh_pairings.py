@@ -86,8 +86,109 @@ SESSION_9: dict[str, tuple[str, ...]] = {
     "media.like": ("Mark {song} as liked",),
     "media.photo": ("Use the camera app to take one photo",),
 }
+#: Session 9's second, reworded seen tasks: two new wordings of every recorded template,
+#: in the ways users write (questions, requests, another word order, details first), to
+#: find what fails structurally rather than for want of a synonym.
+SESSION_9B: dict[str, tuple[str, ...]] = {
+    "info.delete_note": ("Please get rid of my {title} note", "The note {title} can go: delete it"),
+    "info.event": (
+        "On {date} at {time} I have {title}; put it in my calendar",
+        "Can you add an event {title} on {date}, {time}?",
+    ),
+    "info.note": (
+        "New note, title {title}, text {body}",
+        "Could you note {body} under the title {title}?",
+    ),
+    "info.reminder": ("I need a reminder to {text}", "Please remind me to {text}"),
+    "info.weather": ("How is the weather in {city} today?", "Weather for {city}, please"),
+    "media.like": ("Please like {song} in Tunes", "Can you like the song {song}?"),
+    "media.photo": ("Take a picture for me", "Can you take a photo with the camera?"),
+    "media.play": ("Play {song} for me", "Can you play the song {song} in Tunes?"),
+    "media.playlist": (
+        "Could you put {song} in my {playlist} playlist?",
+        "Add the song {song} to the playlist {playlist}",
+    ),
+    "media.video": ("Play the video {video} on ViewTube", "Can you watch {video} on ViewTube?"),
+    "multi.article_mail": (
+        "Email the title of the {site} article about {topic} to {contact}",
+        "Could you find the {topic} article on {site} and send its headline to {contact} by email?",
+    ),
+    "multi.event_alarm": (
+        "Find the time of {title} in my calendar and set an alarm named {title} then",
+        "Please add an alarm called {title} for when my {title} appointment is",
+    ),
+    "multi.lyrics_post": (
+        "Share the first lyric line of {song} on Chirp",
+        "Could you post the opening line of {song}'s lyrics to Chirp?",
+    ),
+    "multi.note_message": (
+        "Text {contact} what my note {title} says",
+        "Please send {contact} the text of the note {title}",
+    ),
+    "multi.photo_share": (
+        "Take a picture and share it with {contact}",
+        "Could you snap a photo and send it to {contact}?",
+    ),
+    "multi.price_note": (
+        "Save the price of the {product} in a note called {title}",
+        "Could you check how much the {product} costs and note it under {title}?",
+    ),
+    "multi.weather_note": (
+        "Save the temperature in {city} to a new note {title}",
+        "Could you note today's temperature in {city} under {title}?",
+    ),
+    "shop.article": (
+        "Open the article about {topic} from {site}",
+        "Could you find {site}'s article on {topic}?",
+    ),
+    "shop.bookmark": (
+        "Bookmark the article about {topic} on {site}",
+        "Could you bookmark {site}'s page on {topic}?",
+    ),
+    "shop.buy": ("Buy a {product} for me", "Can you order the {product} on ShopMall?"),
+    "shop.cart": ("Can you add a {product} to the cart?", "Put the {product} in my cart, please"),
+    "shop.wishlist": (
+        "Save the {product} for later on ShopMall",
+        "Could you add the {product} to my saved items?",
+    ),
+    "social.mail": (
+        "Please email {contact} with the subject {subject}",
+        "Could you send {contact} an email about {subject}?",
+    ),
+    "social.message": (
+        "Please text {contact} '{text}'",
+        "Can you send {contact} a message saying {text}?",
+    ),
+    "social.post": ("Please post '{text}' on Chirp", "Can you share a Chirp post saying {text}?"),
+    "social.share_photo": (
+        "Please share my latest photo with {contact}",
+        "Can you send {contact} the newest picture in the Gallery?",
+    ),
+    "social.share_video": (
+        "Please share the ViewTube video {video} with {contact}",
+        "Can you send the video {video} to {contact}?",
+    ),
+    "tool.alarm": (
+        "Please set an alarm called {label} for {time}",
+        "Can you create an alarm at {time} named {label}?",
+    ),
+    "tool.brightness": (
+        "Please set brightness to {level}%",
+        "Can you make the brightness {level} percent?",
+    ),
+    "tool.dark_mode": ("Please switch dark theme {state}", "Can you turn the dark theme {state}?"),
+    "tool.timer": (
+        "Please start a {minutes} minute timer",
+        "Can you set a timer for {minutes} minutes?",
+    ),
+    "tool.wifi": ("Please switch Wi-Fi {state}", "Can you turn Wi-Fi {state}?"),
+    "tool.world_clock": (
+        "Please add {city} to my world clock",
+        "Can you show the time in {city} on the world clock?",
+    ),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
-    "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9,
+    "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 

@@ -386,3 +386,23 @@ def test_a_name_that_a_reworded_run_holds_is_taken_whole() -> None:
     assert align_value("10 minutes", timer, "Count down 3 minutes for me") != (
         "Count down 3 minutes"
     )
+
+
+def test_a_title_opening_with_a_name_drops_the_description_before_the_new_name() -> None:
+    old = "Play 'Pasta Recipe in 5 minutes' on ViewTube"
+    for new, title in (
+        ("Play the video City Tour in 5 minutes on ViewTube", "City Tour in 5 minutes"),
+        ("Play the ViewTube video Bike Repair in 5 minutes", "Bike Repair in 5 minutes"),
+    ):
+        assert align_value("Pasta Recipe in 5 minutes", old, new) == title
+    # Only words in excess are description: a title as long as the example keeps its words.
+    note = "Create a note titled Reading list that says buy a gift"
+    assert align_value("buy a gift", note, "Create a note titled Work that says call Bo") == (
+        "call Bo"
+    )
+
+
+def test_a_time_is_the_span_of_its_shape() -> None:
+    old = "Add Book club to my calendar on Jun 19 at 11:45"
+    new = "On Jun 19 at 06:00 I have Yoga class; put it in my calendar"
+    assert align_value("11:45", old, new) == "06:00"

@@ -290,9 +290,29 @@ def _align_span(
         # nor plain words ending in another noun ("Purchase the Atlas [camera bag]" / "Open
         # the [camera and shoot a photo]"; "add the [nova lamp]" is one, written small).
         return None
+    elif found and start > 0 and value[0][:1].isupper():
+        # A title opening with a name opens with the new name: words it has in excess before
+        # a name are its description ("Play '[Pasta Recipe in 5 minutes]' on ViewTube" /
+        # "Play [the video City Tour in 5 minutes]", "[the ViewTube video Bike Repair ...]").
+        found = found[_description_before_name(found, len(found) - len(value)) :]
+    if found and value_shape(" ".join(found)) != value_shape(example):
+        # A date or time is the span of its shape ("at [06:00 I] have" holds "06:00").
+        shaped = _same_shape_spans(example, " ".join(found))
+        found = shaped[0].split() if len(shaped) == 1 else found
     if not found or len(found) > len(value) + 2:
         return None
     return " ".join(found)
+
+
+def _description_before_name(found: Sequence[str], excess: int) -> int:
+    """How many of the first ``excess`` words of ``found`` end in a plain word before a
+    capitalized one ("the video [City Tour ...]": 2), or 0."""
+    ends = [
+        i + 1
+        for i in range(min(excess, len(found) - 1))
+        if not found[i][:1].isupper() and found[i + 1][:1].isupper()
+    ]
+    return max(ends, default=0)
 
 
 def _plain_words_of_another_thing(found: Sequence[str], value: Sequence[str]) -> bool:
