@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from guigraph.compiler.script import ScriptStep, bind, slot_values
-from guigraph.compiler.values import ValueIndex
+from guigraph.compiler.values import ValueIndex, type_site
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
 from guigraph.types import ActionType
 
@@ -155,3 +155,31 @@ def test_a_search_typed_with_part_of_a_name_types_the_new_name_whole() -> None:
     # A value the task gives in another case is no name: the typed part stays unfilled.
     lower = bind(steps, trace, "I want to watch 3 minutes of cats", values)
     assert lower.steps[0].text == "Bike"
+
+
+def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -> None:
+    """The recorded run opened the note "Ideas" and texted Hiro; "Delete the note Call Alice"
+    names the note, and "Call Alice" (half of it a known contact's name) is no recipient as
+    well. Two note titles are too few to make notes a kind, so only the binding can tell."""
+    to = ActionTemplate(ActionType.CLICK, target_label="To")
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    note = ActionTemplate(ActionType.CLICK, target_label="Ideas")
+    steps = [
+        ScriptStep(18, note, None, "Notes", "t6", edge_id=20),
+        ScriptStep(28, to, None, "Messages", "t6", edge_id=21),
+        ScriptStep(28, typing, None, "Messages", "t6", edge_id=21),
+    ]
+    donor = "Open the note Ideas and text what it says to Hiro"
+    trace = Trace("t6", donor, "Multi_Apps", ("Notes", "Messages"), (18, 28), (20, 21), 4,
+                  values={SlotKey(21, "text1"): "Hiro"})  # fmt: skip
+    values = ValueIndex()
+    values.by_site[(18, "click")] |= {"Ideas", "Call Alice"}
+    values.by_site[type_site(28, "To")] |= {"Hiro", "Alice Wong", "Chen"}
+    binding = bind(steps, trace, "Delete the note Call Alice", values, cache={})
+    assert binding.steps[0].label == "Call Alice"
+    assert binding.steps[2].text == "Hiro" and binding.unfilled == 1
+    # A task naming both fills both.
+    both = bind(steps, trace, "Open the note Call Alice and text what it says to Chen", values)
+    assert (both.steps[0].label, both.steps[2].text, both.unfilled) == ("Call Alice", "Chen", 0)

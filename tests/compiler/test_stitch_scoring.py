@@ -53,3 +53,27 @@ def test_a_piece_only_retyping_a_read_value_another_piece_types_repeats_it() -> 
     post = _piece("Chirp", consumes=[lyric])
     assert stitch._repeating([reader, note, post], {"weekend": 1}) == [post]
     assert stitch._repeating([reader, post], {}) == []  # the only one typing it
+
+
+def test_instructions_are_alike_in_what_they_ask_not_in_the_values_they_name() -> None:
+    """A recorded cart run that used the task's product is no closer to "order the Atlas
+    sneakers" than a purchase of another product is, once the bound values are left out."""
+    from guigraph.compiler.script import ScriptStep
+    from guigraph.embed.hashing import HashingEncoder
+    from guigraph.graph.records import ActionTemplate
+    from guigraph.types import ActionType
+
+    def steps(recorded: str) -> list[ScriptStep]:
+        tap = ActionTemplate(ActionType.CLICK, target_label=recorded)
+        bound = ((recorded, "Atlas sneakers"),)
+        return [ScriptStep(6, tap, None, "ShopMall", "t", replacements=bound)]
+
+    encoder = HashingEncoder(256)
+    task = "Can you order the Atlas sneakers on ShopMall?"
+    cart = "Put a Atlas sneakers in the shopping cart on ShopMall"
+    buy = "Buy the Orbit camera bag on ShopMall"
+    whole = encoder.encode([task, cart, buy])
+    assert whole[0] @ whole[1] > whole[0] @ whole[2]
+    assert stitch.frame_similarity(encoder, buy, task, steps("Orbit camera bag")) > (
+        stitch.frame_similarity(encoder, cart, task, steps("Atlas sneakers"))
+    )

@@ -97,7 +97,7 @@ class GraphPolicy:
             app_counts=self.view.app_counts, markers=self.view.markers,
             field_words=self.view.field_words, fills=context.fills,
             read_fields=self.view.read_fields, said_words=self.view.said_words,
-            read_at=self.view.read_at,
+            read_at=self.view.read_at, encoder=self.view.encoder,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

@@ -174,8 +174,22 @@ def bind(
     binding = Binding([], recorded=steps)
     fills: FillCache = {} if cache is None else cache
     app_names = set((aliases or {}).values())
+    # Each value this binding placed -> the recorded value it stands in for.
+    placed: dict[str, str] = {}
 
     def fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
+        # Where the recorded run used two values, the task has two values too: one it already
+        # placed for another recorded value (the note "Call Alice" it opens) is no value
+        # here (the recipient "Hiro"), unless one recorded value holds the other (a search
+        # typed with part of the title it taps).
+        value = _fill(recorded, site, app, titled)
+        if value is None:
+            return None
+        earlier = placed.setdefault(value.lower(), recorded)
+        related = earlier.lower() == recorded.lower() or _part_of(earlier, recorded)
+        return value if related or _part_of(recorded, earlier) else None
+
+    def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         def wrong_kind(value: str) -> bool:
             # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
             named = {w for w in value.split() if w in app_names} - {app}

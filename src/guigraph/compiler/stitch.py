@@ -11,6 +11,7 @@ types a value read off another app's screen comes after the segment that reads i
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -48,6 +49,7 @@ from guigraph.graph.records import TextSource
 from guigraph.types import id_less_key_app
 
 if TYPE_CHECKING:
+    from guigraph.embed.base import TextEncoder
     from guigraph.graph.records import Edge, Node, Trace
     from guigraph.retrieval.context import RetrievedTrace
 
@@ -132,6 +134,7 @@ def rank_plans(
     read_fields: Mapping[str, frozenset[str]] | None = None,
     said_words: Mapping[str, frozenset[str]] | None = None,
     read_at: Mapping[str, frozenset[int]] | None = None,
+    encoder: TextEncoder | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed).
@@ -178,7 +181,7 @@ def rank_plans(
 
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers, marked, carry, names)
+                markers, marked, carry, names, encoder)
         for r in retrieved
     ]  # fmt: skip
     options.sort(key=lambda o: o.score, reverse=True)
@@ -218,7 +221,7 @@ def _single(
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
     read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
     marked: frozenset[str], carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
-    names: Sequence[str],
+    names: Sequence[str], encoder: TextEncoder | None = None,
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
         script, item.trace, instruction, values, fills, aliases, read_fields
@@ -248,8 +251,33 @@ def _single(
     # A trace that never opens an app the task marks is no recorded way of doing this task,
     # however alike the wordings ("email what it says" against "text what it says").
     if not marked - set(apps):
-        score += SIMILARITY_WEIGHT * item.score
+        score += SIMILARITY_WEIGHT * (
+            item.score
+            if encoder is None
+            else frame_similarity(encoder, item.trace.instruction, instruction, binding.steps)
+        )
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
+
+
+def frame_similarity(
+    encoder: TextEncoder, recorded: str, instruction: str, steps: Sequence[ScriptStep]
+) -> float:
+    """How alike two instructions are in what they ask, their values left out: the bound
+    values are scored as values already, and a recorded run that happened to use the task's
+    product ("Put a Atlas sneakers in the shopping cart") is no closer to "Can you order the
+    Atlas sneakers?" than a purchase of another product is."""
+    pairs = steps[0].replacements if steps else ()
+    old = _without(recorded, [old for old, _ in pairs])
+    new = _without(instruction, [new for _, new in pairs])
+    rows = encoder.encode([old, new])
+    return float(rows[0] @ rows[1])
+
+
+def _without(text: str, values: Sequence[str]) -> str:
+    """``text`` with each of ``values`` (as whole words, any case) taken out."""
+    for value in sorted(set(values), key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split())
 
 
 def _misfits(
