@@ -406,3 +406,12 @@ def test_a_time_is_the_span_of_its_shape() -> None:
     old = "Add Book club to my calendar on Jun 19 at 11:45"
     new = "On Jun 19 at 06:00 I have Yoga class; put it in my calendar"
     assert align_value("11:45", old, new) == "06:00"
+
+
+def test_a_name_follows_the_same_cue_word_in_another_word_order() -> None:
+    old = "Set an alarm for 07:45 called Meds"
+    assert fill_slot("Meds", old, "Please set an alarm called Laundry for 22:00") == "Laundry"
+    # A cue said twice, or a stopword ("for"), pins nothing down.
+    twice = "Please set an alarm called Laundry, called Bus, for 22:00"
+    assert fill_slot("Meds", old, twice) is None
+    assert fill_slot("Hiro", "Send a photo to Hiro", "Send to Ines and Bo a photo") is None

@@ -468,8 +468,10 @@ def fill_slot(
         # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is the
         # thing named, as a quoted one would be.
         set_off = _DASHED.findall(normalize_units(new_instruction))
-        found = _the_one(_kindred_names(new_instruction, seen), foreign) or _the_one(
-            [name for name in set_off if _is_name(words(name))], foreign
+        found = (
+            _the_one(_kindred_names(new_instruction, seen), foreign)
+            or _the_one([name for name in set_off if _is_name(words(name))], foreign)
+            or _the_one(_names_after_cue(example, old_instruction, new_instruction), foreign)
         )
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
@@ -482,6 +484,25 @@ def fill_slot(
         return None  # the recorded value was not quoted: a quoted text is another slot's
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """Names right after the meaningful word the recorded name came after, where the new
+    instruction says that word once: "Set an alarm for 07:45 called [Meds]" / "Please set
+    an alarm called [Laundry] for 22:00", whose other word order the alignment loses."""
+    old, new, value = words(old_instruction), words(new_instruction), words(example)
+    cues = {old[start - 1].lower() for start, _ in _spans(old, value) if start > 0}
+    cues -= stopwords()
+    lowered = [w.lower() for w in new]
+    found = []
+    for cue in cues:
+        if lowered.count(cue) != 1:
+            continue
+        after = new[lowered.index(cue) + 1 :]
+        name = list(itertools.takewhile(lambda w: w[:1].isupper(), after))
+        if name and len(name) <= len(value) + 2:
+            found.append(_as_written(" ".join(name), new_instruction))
+    return found
 
 
 def _the_one(candidates: Iterable[str], foreign: Callable[[str], bool] | None) -> str | None:
