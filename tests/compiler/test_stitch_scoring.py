@@ -74,6 +74,7 @@ def test_instructions_are_alike_in_what_they_ask_not_in_the_values_they_name() -
     buy = "Buy the Orbit camera bag on ShopMall"
     whole = encoder.encode([task, cart, buy])
     assert whole[0] @ whole[1] > whole[0] @ whole[2]
-    assert stitch.frame_similarity(encoder, buy, task, steps("Orbit camera bag")) > (
-        stitch.frame_similarity(encoder, cart, task, steps("Atlas sneakers"))
+    to_buy, to_cart = stitch.frame_similarities(
+        encoder, [(buy, steps("Orbit camera bag")), (cart, steps("Atlas sneakers"))], task
     )
+    assert to_buy > to_cart
