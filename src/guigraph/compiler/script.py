@@ -186,8 +186,8 @@ def bind(
         if value is None:
             return None
         earlier = placed.setdefault(value.lower(), recorded)
-        related = earlier.lower() == recorded.lower() or _part_of(earlier, recorded)
-        return value if related or _part_of(recorded, earlier) else None
+        same = earlier.lower() == recorded.lower()
+        return value if same or _part_of(earlier, recorded) or _part_of(recorded, earlier) else None
 
     def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         def wrong_kind(value: str) -> bool:
@@ -230,13 +230,12 @@ def bind(
 
     def fill_typed(recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
         new = fill(recorded, site, app, titled)
-        whole = next((t for t in tapped if _part_of(recorded, t[0])), None)
-        if new is None and whole is not None:
-            # Only a value of the same case: a name's part stands for a name.
-            found = fill(*whole)
-            if found and found[:1].isupper() == recorded[:1].isupper():
-                return found
-        return new
+        whole = next((t for t in tapped if _part_of(recorded, t[0])), None) if new is None else None
+        if whole is None:
+            return new
+        # Only a value of the same case: a name's part stands for a name.
+        found = fill(*whole)
+        return found if found and found[:1].isupper() == recorded[:1].isupper() else None
 
     new_words = content_words(instruction)
     field = ""
