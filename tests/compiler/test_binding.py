@@ -152,9 +152,11 @@ def test_a_search_typed_with_part_of_a_name_types_the_new_name_whole() -> None:
     assert binding.unfilled == 0
     assert [s.text for s in binding.steps] == ["Cat Compilation for beginners", None]
     assert binding.steps[1].label == "Cat Compilation for beginners"
-    # A value the task gives in another case is no name: the typed part stays unfilled.
-    lower = bind(steps, trace, "I want to watch 3 minutes of cats", values)
-    assert lower.steps[0].text == "Bike"
+    # A title the task writes small is no name: the typed part stays unfilled, though the
+    # tapped title takes it.
+    lower = bind(steps, trace, "Watch the video cat tricks for beginners", values)
+    assert lower.steps[1].label == "cat tricks for beginners"
+    assert lower.steps[0].text == "Bike" and lower.unfilled == 1
 
 
 def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -> None:

@@ -218,14 +218,19 @@ def bind(
                 return found.pop()
         return fills[key]
 
-    # The values the trace taps: a search typed with a part of one ("Bike" for the video
-    # "Bike Repair for beginners") is for the new task's whole value.
-    tapped = [
-        (step.template.target_label, (step.node, "click"), step.app)
-        for step in steps
+    # The steps tapping a value (a launcher's icon opens an app; it is never the task's
+    # value). A search typed with a part of one ("Bike" for the video "Bike Repair for
+    # beginners") is for the new task's whole value.
+    value_taps = {
+        i
+        for i, step in enumerate(steps)
         if step.template.taps
         and not step.home
         and values.is_value_label(step.node, step.template.target_label, trace.instruction)
+    }
+    tapped = [
+        (steps[i].template.target_label, (steps[i].node, "click"), steps[i].app)
+        for i in sorted(value_taps)
     ]
 
     def fill_typed(recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
@@ -240,7 +245,7 @@ def bind(
     new_words = content_words(instruction)
     field = ""
     pairs: list[tuple[str, str]] = []
-    for step in steps:
+    for i, step in enumerate(steps):
         template = step.template
         if template.type is ActionType.TYPE:
             site = type_site(step.node, field)
@@ -250,12 +255,7 @@ def bind(
             step = _bind_text(step, trace, instruction, fill_here, binding, form)
         elif template.taps:
             field = template.target_label
-        # A launcher's icon opens an app; it is never the task's value.
-        if (
-            template.taps
-            and not step.home
-            and values.is_value_label(step.node, template.target_label, trace.instruction)
-        ):
+        if i in value_taps:
             new = fill(template.target_label, (step.node, "click"), step.app)
             if new is None:
                 binding.unfilled += 1
