@@ -223,3 +223,34 @@ def test_a_second_demo_in_the_same_folder_is_refused(
     assert result.exit_code == 2, result.output
     assert "another demo is running in this folder" in result.output
     assert isinstance(result.exception, SystemExit)
+
+
+def test_the_kb_is_built_with_the_chosen_encoder_and_a_folder_keeps_its_own(
+    demo_run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    from guigraph.eval.demo import SilentReporter, prepare_kb
+    from guigraph.graph.kb import KnowledgeBase
+
+    config = DemoConfig(episodes=12, seed=5, templates=SEEN, encoder="hashing:64")
+    prepare_kb(tmp_path / "other", config, SilentReporter())
+    with KnowledgeBase.open(tmp_path / "other" / "kb") as kb:
+        assert kb.settings.encoder == "hashing:64"
+        assert kb.encoder.encode(["a phrase"]).shape == (1, 64)
+    source, report = demo_run
+    assert report["setup"]["encoder"] == "hashing:256"
+    out = tmp_path / "run"
+    shutil.copytree(source, out, ignore=shutil.ignore_patterns("logs", "kb", "results.jsonl"))
+    with pytest.raises(ConfigError, match="encoder="):
+        run_demo(out, DemoConfig(episodes=40, seed=11, templates=SEEN, encoder="hashing:64"))
+    assert not (out / "logs").exists()
+
+
+def test_an_encoder_that_cannot_load_is_told_before_any_work(tmp_path: Path) -> None:
+    runner = CliRunner()
+    unknown = runner.invoke(app, ["demo", "--out", str(tmp_path / "a"), "--encoder", "bogus"])
+    assert unknown.exit_code == 2 and "unknown encoder spec 'bogus'" in unknown.output
+    bad = runner.invoke(
+        app, ["eval", "generalize", "--out", str(tmp_path / "b"), "--encoder", "hashing:3"]
+    )
+    assert bad.exit_code == 2 and "--encoder hashing:3" in bad.output
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

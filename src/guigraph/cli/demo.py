@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from guigraph.choices import Memory
+from guigraph.graph.settings import DEFAULT_ENCODER
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,6 +26,14 @@ LogEpisodes = Annotated[
     int, typer.Option("--episodes", min=2, help="Episodes of SimPhone logs to record.")
 ]
 LogSeed = Annotated[int, typer.Option("--seed", help="Seed of the recorded logs.")]
+KBEncoder = Annotated[
+    str,
+    typer.Option(
+        "--encoder",
+        help="Text encoder of the KB: hashing[:DIM] (default, no extra), minilm, "
+        "model2vec[:DIMS] (extra embed) or st:MODEL. A folder keeps the one it was made with.",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -81,6 +90,7 @@ def demo(
             "(DOM-style ids) or no-ids (text, role and bounds only).",
         ),
     ] = "standard",
+    encoder: KBEncoder = DEFAULT_ENCODER,
 ) -> None:
     """Record SimPhone logs, build the graph, and measure the agent team's success rate.
 
@@ -101,16 +111,33 @@ def demo(
     try:
         chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
         config = DemoConfig(
-            episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen, skin=skin
-        )
+            episodes=episodes, seed=seed, sizes=_sizes(instances), templates=chosen, skin=skin,
+            encoder=encoder,
+        )  # fmt: skip
         skin_conventions(skin)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--instances/--skin") from exc
+    check_encoder(encoder)
     show_run(
         as_json,
         lambda reporter: run_demo(out, config, reporter, fresh=fresh).to_dict(),
         lambda console, report: _print_report(console, report, out),
     )
+
+
+def check_encoder(spec: str) -> None:
+    """Refuse a bad ``--encoder`` spec, or one whose extra is missing, before any work: a
+    real model is loaded only when the KB first encodes, after the logs are recorded."""
+    from guigraph.embed import encoder_from_spec
+    from guigraph.errors import GuigraphError
+
+    if spec == DEFAULT_ENCODER:
+        return
+    try:
+        encoder_from_spec(spec).encode(["probe"])
+    except GuigraphError as exc:
+        typer.echo(f"error: --encoder {spec}: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 def show_run(
@@ -252,7 +279,8 @@ def _print_report(console: Console, report: dict[str, Any], out: Path) -> None:
         f"{len(setup['held_out_templates'])} held out of the logs: "
         f"{', '.join(setup['held_out_templates'])}.\n"
         f"KB (train split): {kb.get('nodes')} nodes, {kb.get('edges')} edges, "
-        f"{kb.get('traces')} traces. Devices: {setup['devices']['seen']} and "
+        f"{kb.get('traces')} traces, encoder {setup['encoder']}. Devices: "
+        f"{setup['devices']['seen']} and "
         f"{setup['devices']['other_device']} (other device).\n"
         f"SR = share of episodes the world's checker counts as done (the team never sees it). "
         f"{setup['seconds']} s. Run folder: {out}"

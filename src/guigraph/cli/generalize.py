@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.cli.demo import JsonResult, LogEpisodes, LogSeed
+from guigraph.cli.demo import JsonResult, KBEncoder, LogEpisodes, LogSeed, check_encoder
+from guigraph.graph.settings import DEFAULT_ENCODER
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,6 +42,7 @@ def generalize(
     skin: Annotated[
         str, typer.Option("--skin", help="How SimPhone reports elements (as for the demo).")
     ] = "standard",
+    encoder: KBEncoder = DEFAULT_ENCODER,
 ) -> None:
     """Seen tasks in wording nobody recorded and new pairings of recorded workflows, with the
     workflow graph and the trace baseline, on the demo's KB. The development half by
@@ -55,8 +57,10 @@ def generalize(
         skin_conventions(skin)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--skin") from exc
+    check_encoder(encoder)
     half = Half.FROZEN if frozen else Half.DEV
-    config = GeneralizeConfig(DemoConfig(episodes=episodes, seed=seed, skin=skin), half)
+    demo = DemoConfig(episodes=episodes, seed=seed, skin=skin, encoder=encoder)
+    config = GeneralizeConfig(demo, half)
     show_run(
         as_json,
         lambda reporter: run_generalize(out, config, reporter, allow_frozen=frozen),
@@ -85,7 +89,7 @@ def _print(console: Console, report: dict[str, Any], out: Path) -> None:
     console.print(
         f"{setup['items']} wordings from {setup['benchmark']}; KB of {setup['logs_episodes']} "
         f"episodes (seed {setup['logs_seed']}). Frozen half run {setup['frozen_runs']} times "
-        f"in this folder. {report['failures_count']} graph failures"
+        f"in this folder. Encoder {setup['encoder']}. {report['failures_count']} graph failures"
         f"{' listed with --json' if report['half'] == 'dev' else ' (not listed for this half)'}. "
         f"{setup['seconds']} s. Run folder: {out}"
     )

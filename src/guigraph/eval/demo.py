@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from guigraph.errors import ConfigError
 from guigraph.eval.suite import MEMORIES, EvalCase, Sizes, plan_cases, run_case, summarize
+from guigraph.graph.settings import DEFAULT_ENCODER
 
 DEMO_SCHEMA_VERSION = 1
 RESULTS_FILE = "results.jsonl"
@@ -46,9 +47,11 @@ class DemoConfig:
     templates: tuple[str, ...] = ()
     #: How SimPhone reports elements, in the logs and live (``envs.simphone.skins``).
     skin: str = "standard"
+    #: The KB's text encoder (``embed.encoder_from_spec``); the logs do not depend on it.
+    encoder: str = DEFAULT_ENCODER
 
     def logs_settings(self) -> dict[str, Any]:
-        """What the logs (and so the KB) depend on; the evaluation sizes may change freely."""
+        """What the logs and the KB depend on; the evaluation sizes may change freely."""
         return {
             "episodes": self.episodes,
             "seed": self.seed,
@@ -57,6 +60,7 @@ class DemoConfig:
             "holdout_templates": held_out_templates(),
             # Only a non-default skin is named, so folders made before skins existed still fit.
             **({"skin": self.skin} if self.skin != "standard" else {}),
+            **({"encoder": self.encoder} if self.encoder != DEFAULT_ENCODER else {}),
         }
 
 
@@ -136,6 +140,7 @@ def _run_demo(
         "held_out_templates": held,
         "seen_templates": seen,
         "kb": kb_stats,
+        "encoder": config.encoder,
         "instances_per_template": asdict(config.sizes),
         "devices": {"seen": config.device, "other_device": config.other_device},
         "max_steps": config.max_steps,
@@ -153,7 +158,7 @@ def prepare_kb(
     (``guigraph eval generalize``) call this too, so a demo folder serves them all."""
     _claim_folder(out, config, reporter)
     used_seeds = _ensure_logs(out / "logs", config, reporter)
-    return used_seeds, _ensure_kb(out, reporter)
+    return used_seeds, _ensure_kb(out, config.encoder, reporter)
 
 
 def evaluated_templates(only: Sequence[str] = ()) -> tuple[list[str], list[str]]:
@@ -239,7 +244,7 @@ def _ensure_logs(logs: Path, config: DemoConfig, reporter: Reporter) -> set[int]
     return {int(episode["seed"]) for episode in data["episodes"]}
 
 
-def _ensure_kb(out: Path, reporter: Reporter) -> dict[str, Any]:
+def _ensure_kb(out: Path, encoder: str, reporter: Reporter) -> dict[str, Any]:
     from guigraph.graph.from_logs import build_from_logs
 
     advance: list[Callable[[], None]] = []
@@ -248,8 +253,9 @@ def _ensure_kb(out: Path, reporter: Reporter) -> dict[str, Any]:
         advance.append(reporter.stage("building the knowledge base", total))
 
     summary, stats = build_from_logs(
-        out / "logs", out / "kb", on_total=on_total, on_episode=lambda _: advance[0]()
-    )
+        out / "logs", out / "kb", encoder=encoder, on_total=on_total,
+        on_episode=lambda _: advance[0](),
+    )  # fmt: skip
     for episode_id, reason in summary.skipped:
         reporter.note(f"warning: skipped episode {episode_id}: {reason}")
     return {k: stats[k] for k in ("nodes", "edges", "traces") if k in stats}

@@ -140,6 +140,7 @@ def run_generalize(
             "logs_episodes": config.demo.episodes,
             "logs_seed": config.demo.seed,
             "skin": config.demo.skin,
+            "encoder": config.demo.encoder,
             "kb": kb_stats,
             "frozen_runs": len(load_results(out / FROZEN_LOG)),
             "seconds": round(time.perf_counter() - started, 1),
