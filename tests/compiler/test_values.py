@@ -171,3 +171,26 @@ def test_a_value_said_only_inside_a_longer_recorded_name_is_not_said_on_its_own(
     # Said on its own too, or inside no recorded name: it is the task's value.
     assert not values.said_only_inside_names("Alice", "Send Alice the Call Alice note")
     assert not values.said_only_inside_names("Alice", "Text Alice the note Ideas")
+
+
+def test_lists_that_offered_a_value_in_common_hold_one_kind_however_little_they_overlap() -> None:
+    values = index()
+    chats, share_sheet, suggestions = (34, "click"), (50, "click"), (35, "click")
+    to_field = (35, "type:to: name or number")
+    # A small knowledge base: the conversation list and the new-chat suggestions never
+    # offered the same contact, but the share sheet offered one of each.
+    values.by_site[chats] |= {"Chen", "Dana", "Emeka"}
+    values.by_site[share_sheet] |= {"Alice", "Bruno", "Chen", "Farah"}
+    values.by_site[suggestions] |= {"Farah", "Greta", "Hiro"}
+    values.by_site[to_field] |= {"Farah", "Greta", "Hiro"}
+    assert not values.foreign("Hiro", chats)
+    assert not values.foreign("Farah", chats)
+    assert not values.foreign("Dana", to_field)
+    # Typed fields do not chain places: the note's body, which holds cities and products,
+    # leaves a city foreign where products are tapped.
+    products, cities = (6, "click"), (3, "click")
+    values.by_site[products] |= {"Atlas lamp", "Nova kettle", "Orbit watch"}
+    values.by_site[cities] |= {"Oslo", "Paris", "Sydney"}
+    assert values.foreign("Sydney", products)
+    assert values.foreign("Sydney", PRODUCT_SEARCH)
+    assert values.foreign("Hiro", products)

@@ -82,6 +82,7 @@ class ValueIndex:
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self._site_keys: dict[Site, frozenset[str]] = {}
         self._foreign: dict[tuple[str, Site], bool] = {}
+        self._tap_kin: dict[str, frozenset[str]] | None = None
         self._by_shape: dict[str, list[str]] | None = None
         self._said: dict[str, tuple[str, ...]] = {}
         #: state -> runs that tapped something there
@@ -101,6 +102,7 @@ class ValueIndex:
         self._said.clear()
         self._site_keys.clear()
         self._foreign.clear()
+        self._tap_kin = None
         steps = trace.recorded_actions(edges)
         for node in {node for node, _, t in steps if t.taps}:
             self.visits[node] += 1
@@ -247,9 +249,13 @@ class ValueIndex:
             # The site's own values, not its pool: a note's body holds cities and products
             # alike, and pools through it join every kind.
             own = self._keys(site)
-            verdict = key not in own and (
-                self._of_other_kind(value, own, site)
-                or any(self._of_other_kind(part, own, site) for part in self._known_parts(key))
+            verdict = (
+                key not in own
+                and not self._kept_with(key, own)
+                and (
+                    self._of_other_kind(value, own, site)
+                    or any(self._of_other_kind(part, own, site) for part in self._known_parts(key))
+                )
             )
             self._foreign[(key, site)] = verdict
         return verdict
@@ -259,6 +265,37 @@ class ValueIndex:
             len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
             for theirs in map(self._keys, self._sites_of(value))
         )
+
+    def _kept_with(self, key: str, own: frozenset[str]) -> bool:
+        """Whether the lists ``key`` was tapped in also offered one of ``own``: a share sheet
+        that offered both "Chen" and "Farah" makes Farah a contact like those tapped in a
+        conversation list that only ever held Chen, Dana and Emeka, however little two places'
+        values overlap in a small knowledge base. Only tapped values chain places together:
+        each list offers one kind, where a typed field may hold several (a note's body)."""
+        if self._tap_kin is None:
+            self._tap_kin = self._tap_pools()
+        return not self._tap_kin.get(key, frozenset()).isdisjoint(own)
+
+    def _tap_pools(self) -> dict[str, frozenset[str]]:
+        """Each value tapped as a value -> every value tapped at a place joined to one of its
+        places by a value tapped at both."""
+        import networkx as nx
+
+        sites = [
+            site
+            for site, labels in self.by_site.items()
+            if site[1] == "click" and any(self._named_as_value(site[0], v) for v in labels)
+        ]
+        graph = nx.Graph()
+        for site in sites:
+            for label in self.by_site[site]:
+                if self._named_as_value(site[0], label):
+                    graph.add_edge(site, ("value", _key(label)))
+        pools: dict[str, frozenset[str]] = {}
+        for component in nx.connected_components(graph):
+            keys = frozenset(node[1] for node in component if node[0] == "value")
+            pools.update(dict.fromkeys(keys, keys))
+        return pools
 
     def _known_parts(self, key: str) -> list[str]:
         """Recorded values of two or more words inside ``key`` ("buy a Lumen camera bag"
