@@ -188,7 +188,7 @@ def test_a_final_name_after_the_same_word_is_the_new_name() -> None:
     new = "Check the Lumen kettle price on ShopMall and message it to Dana"
     assert align_value("Chen", old, new) == "Dana"
     # Not free text, and not without the shared word before it.
-    assert align_value("Running late", "Message Bob: Running late", "Message Al: See you") is None
+    assert align_value("Running late", "Text Bob Running late", "Text Al See you") is None
     assert align_value("Chen", old, "Tell Dana how much the Zephyr kettle costs") is None
 
 
@@ -415,3 +415,16 @@ def test_a_name_follows_the_same_cue_word_in_another_word_order() -> None:
     twice = "Please set an alarm called Laundry, called Bus, for 22:00"
     assert fill_slot("Meds", old, twice) is None
     assert fill_slot("Hiro", "Send a photo to Hiro", "Send to Ines and Bo a photo") is None
+
+
+def test_what_follows_the_same_separating_mark_is_the_free_text() -> None:
+    old = "Message Farah: On my way"
+    # The name before the text changed too: no unchanged word touches the text.
+    assert align_value("On my way", old, "Message Hiro: Call me back") == "Call me back"
+    assert align_value("On my way", old, "Could you message Hiro: happy birthday!") == (
+        "happy birthday!"
+    )
+    # Another mark, nothing shared before it, or a value that was not all that followed.
+    assert align_value("On my way", old, "Message Hiro — Call me back") is None
+    assert align_value("On my way", old, "Text Hiro: Call me back") is None
+    assert align_value("my way", old, "Message Hiro: Call me back") is None

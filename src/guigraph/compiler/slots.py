@@ -215,7 +215,33 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
             return _with_end_punctuation(
                 _as_written(found, new_instruction), new_instruction, example
             )
-    return None
+    after = _after_same_separator(example, old_instruction, new_instruction)
+    return _with_end_punctuation(after, new_instruction, example) if after else None
+
+
+#: A mark that sets off what follows as the content ("Message Farah: On my way").
+_SEPARATOR = re.compile(r"(?<=\w)\s*([:—–])\s+")
+
+
+def _after_same_separator(example: str, old_instruction: str, new_instruction: str) -> str:
+    """What follows the same separating mark in both sentences, where the recorded value is
+    all that followed it: "Message Farah: [On my way]" / "Message Hiro: [Call me back]". The
+    words before the mark share a meaningful word. Word alignment has no anchor there (the
+    name before the value changed too), and free text has no shape to find it by."""
+    old_marks = list(_SEPARATOR.finditer(old_instruction))
+    new_marks = list(_SEPARATOR.finditer(new_instruction))
+    if not old_marks or not new_marks:
+        return ""
+    old_mark, new_mark = old_marks[-1], new_marks[-1]
+    if old_mark.group(1) != new_mark.group(1):
+        return ""
+    if words(old_instruction[old_mark.end() :]) != words(example):
+        return ""
+    before = {w.lower() for w in words(old_instruction[: old_mark.start()])} - stopwords()
+    if before.isdisjoint(w.lower() for w in words(new_instruction[: new_mark.start()])):
+        return ""
+    found = words(new_instruction[new_mark.end() :])
+    return _as_written(" ".join(found), new_instruction) if found else ""
 
 
 def _as_written(found: str, instruction: str) -> str:
