@@ -428,3 +428,15 @@ def test_what_follows_the_same_separating_mark_is_the_free_text() -> None:
     assert align_value("On my way", old, "Message Hiro — Call me back") is None
     assert align_value("On my way", old, "Text Hiro: Call me back") is None
     assert align_value("my way", old, "Message Hiro: Call me back") is None
+
+
+def test_a_title_follows_the_same_cue_word_in_another_word_order_over_its_plain_words() -> None:
+    old = "Set an alarm for 09:30 called Call mom"
+    assert fill_slot("Call mom", old, "Please set an alarm called Meds for 05:00") == "Meds"
+    new = "Please set an alarm called Doctor visit for 05:00"
+    assert fill_slot("Call mom", old, new) == "Doctor visit"
+    # A name of capitalized words takes none of the plain words after it.
+    assert (
+        fill_slot("Meds", "Set an alarm for 07:45 called Meds", "Set an alarm called Bus today")
+        == "Bus"
+    )

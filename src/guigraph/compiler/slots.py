@@ -502,7 +502,9 @@ def fill_slot(
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
         # my cart", but a name and the head noun of known things is a thing of that kind.
-        found = _the_one(_kindred_things(new_instruction, seen), foreign)
+        found = _the_one(_kindred_things(new_instruction, seen), foreign) or _the_one(
+            _names_after_cue(example, old_instruction, new_instruction), foreign
+        )
     found = found or _the_one(_same_shape_spans(example, new_instruction), foreign)
     if found:
         return found
@@ -525,10 +527,26 @@ def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -
         if lowered.count(cue) != 1:
             continue
         after = new[lowered.index(cue) + 1 :]
-        name = list(itertools.takewhile(lambda w: w[:1].isupper(), after))
-        if name and len(name) <= len(value) + 2:
+        if not after or not after[0][:1].isupper():
+            continue
+        name = _name_at_start(after, plain=any(not w[:1].isupper() for w in value))
+        if len(name) <= len(value) + 2:
             found.append(_as_written(" ".join(name), new_instruction))
     return found
+
+
+def _name_at_start(parts: Sequence[str], plain: bool) -> list[str]:
+    """The name ``parts`` open with: its capitalized words, and for a title like "Call mom"
+    (``plain``) the plain words after them too, up to a word of the language's glue or a
+    number ("called [Meds] for 05:00", "called [Doctor visit] at 05:00")."""
+    empty = stopwords()
+
+    def goes_on(word: str) -> bool:
+        if word[:1].isupper():
+            return True
+        return plain and word.lower() not in empty and not any(c.isdigit() for c in word)
+
+    return [parts[0], *itertools.takewhile(goes_on, parts[1:])]
 
 
 def _the_one(candidates: Iterable[str], foreign: Callable[[str], bool] | None) -> str | None:
