@@ -440,3 +440,13 @@ def test_a_title_follows_the_same_cue_word_in_another_word_order_over_its_plain_
         fill_slot("Meds", "Set an alarm for 07:45 called Meds", "Set an alarm called Bus today")
         == "Bus"
     )
+
+
+def test_a_plain_value_comes_before_the_same_meaningful_word_in_another_word_order() -> None:
+    old = "Email Chen the headline of the jazz article on wikiverse.org"
+    new = "Could you find the coffee article on dailyfacts.net and send its headline to Emeka?"
+    assert fill_slot("jazz", old, new) == "coffee"
+    assert fill_slot("jazz", old, "Find the deep sea article on dailyfacts.net") == "deep sea"
+    # A name before the word, or nothing but glue: no plain value.
+    assert fill_slot("jazz", old, "Open the Coffee article on dailyfacts.net") is None
+    assert fill_slot("jazz", old, "Open an article on dailyfacts.net") is None

@@ -505,6 +505,10 @@ def fill_slot(
         found = _the_one(_kindred_things(new_instruction, seen), foreign) or _the_one(
             _names_after_cue(example, old_instruction, new_instruction), foreign
         )
+    elif example == example.lower() and not any(c.isdigit() for c in example):
+        # "Email Chen the headline of the [jazz] article ..." / "Could you find the [coffee]
+        # article on dailyfacts.net ...": a plain value before the same meaningful word.
+        found = _the_one(_words_before_cue(example, old_instruction, new_instruction), foreign)
     found = found or _the_one(_same_shape_spans(example, new_instruction), foreign)
     if found:
         return found
@@ -532,6 +536,28 @@ def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -
         name = _name_at_start(after, plain=any(not w[:1].isupper() for w in value))
         if len(name) <= len(value) + 2:
             found.append(_as_written(" ".join(name), new_instruction))
+    return found
+
+
+def _words_before_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """Plain words right before the meaningful word the recorded value came before, where
+    both instructions say that word once, back to the first word of the language's glue:
+    "the [jazz] article on wikiverse.org" / "find the [coffee] article on dailyfacts.net"."""
+    old, new, value = words(old_instruction), words(new_instruction), words(example)
+    empty = stopwords()
+    old_lowered, lowered = [w.lower() for w in old], [w.lower() for w in new]
+    found = []
+    for _, end in _spans(old, value):
+        if end >= len(old) or old_lowered[end] in empty:
+            continue
+        cue = old_lowered[end]
+        if old_lowered.count(cue) != 1 or lowered.count(cue) != 1:
+            continue
+        before = new[: lowered.index(cue)]
+        run = list(itertools.takewhile(lambda w: w.lower() not in empty, reversed(before)))
+        run.reverse()
+        if run and len(run) <= len(value) + 1 and all(w == w.lower() for w in run):
+            found.append(" ".join(run))
     return found
 
 
