@@ -2,6 +2,7 @@ import pytest
 
 from guigraph.compiler.slots import (
     _kindred_names,
+    _names_after_cue,
     align_value,
     clauses,
     content_word_counts,
@@ -435,11 +436,10 @@ def test_a_title_follows_the_same_cue_word_in_another_word_order_over_its_plain_
     assert fill_slot("Call mom", old, "Please set an alarm called Meds for 05:00") == "Meds"
     new = "Please set an alarm called Doctor visit for 05:00"
     assert fill_slot("Call mom", old, new) == "Doctor visit"
-    # A name of capitalized words takes none of the plain words after it.
-    assert (
-        fill_slot("Meds", "Set an alarm for 07:45 called Meds", "Set an alarm called Bus today")
-        == "Bus"
-    )
+    # A name of capitalized words takes none of the plain words after it; a title does.
+    later = "Please set an alarm called Bus today for 22:00"
+    assert _names_after_cue("Meds", "Set an alarm for 07:45 called Meds", later) == ["Bus"]
+    assert _names_after_cue("Call mom", old, later) == ["Bus today"]
 
 
 def test_a_plain_value_comes_before_the_same_meaningful_word_in_another_word_order() -> None:

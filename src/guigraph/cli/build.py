@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from guigraph.cli.encoder import check_encoder
 from guigraph.graph.settings import DEFAULT_ENCODER
 
 
@@ -58,10 +59,10 @@ def build(
     """Build (or grow) a knowledge base from the train part of the logs' split."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from guigraph.embed import encoder_from_spec
     from guigraph.errors import GuigraphError
     from guigraph.graph.from_logs import LogsSelection, build_from_logs
 
+    check_encoder(encoder)
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeRemainingColumn(), transient=True,
@@ -69,10 +70,6 @@ def build(
         task = progress.add_task("building", total=None)
         try:
             selection = LogsSelection(split_file, split, sample, seed)
-            if encoder != DEFAULT_ENCODER:
-                # A real model is loaded when the KB first encodes, which may be at the first
-                # retrieval: a missing extra is told now, before anything is built.
-                encoder_from_spec(encoder).encode(["probe"])
             summary, stats = build_from_logs(
                 logs_dir,
                 kb,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from guigraph.choices import Memory
+from guigraph.cli.encoder import KBEncoder, check_encoder
 from guigraph.graph.settings import DEFAULT_ENCODER
 
 if TYPE_CHECKING:
@@ -26,14 +27,6 @@ LogEpisodes = Annotated[
     int, typer.Option("--episodes", min=2, help="Episodes of SimPhone logs to record.")
 ]
 LogSeed = Annotated[int, typer.Option("--seed", help="Seed of the recorded logs.")]
-KBEncoder = Annotated[
-    str,
-    typer.Option(
-        "--encoder",
-        help="Text encoder of the KB: hashing[:DIM] (default, no extra), minilm, "
-        "model2vec[:DIMS] (extra embed) or st:MODEL. A folder keeps the one it was made with.",
-    ),
-]
 
 
 def register(app: typer.Typer) -> None:
@@ -123,21 +116,6 @@ def demo(
         lambda reporter: run_demo(out, config, reporter, fresh=fresh).to_dict(),
         lambda console, report: _print_report(console, report, out),
     )
-
-
-def check_encoder(spec: str) -> None:
-    """Refuse a bad ``--encoder`` spec, or one whose extra is missing, before any work: a
-    real model is loaded only when the KB first encodes, after the logs are recorded."""
-    from guigraph.embed import encoder_from_spec
-    from guigraph.errors import GuigraphError
-
-    if spec == DEFAULT_ENCODER:
-        return
-    try:
-        encoder_from_spec(spec).encode(["probe"])
-    except GuigraphError as exc:
-        typer.echo(f"error: --encoder {spec}: {exc}", err=True)
-        raise typer.Exit(2) from exc
 
 
 def show_run(

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.cli.demo import JsonResult, KBEncoder, LogEpisodes, LogSeed, check_encoder
+from guigraph.cli.demo import JsonResult, LogEpisodes, LogSeed
+from guigraph.cli.encoder import KBEncoder, check_encoder
 from guigraph.graph.settings import DEFAULT_ENCODER
 
 if TYPE_CHECKING:

@@ -281,14 +281,11 @@ class ValueIndex:
         places by a value tapped at both."""
         import networkx as nx
 
-        sites = [
-            site
-            for site, labels in self.by_site.items()
-            if site[1] == "click" and any(self._named_as_value(site[0], v) for v in labels)
-        ]
         graph = nx.Graph()
-        for site in sites:
-            for label in self.by_site[site]:
+        for site, labels in self.by_site.items():
+            if site[1] != "click":
+                continue
+            for label in labels:
                 if self._named_as_value(site[0], label):
                     graph.add_edge(site, ("value", _key(label)))
         pools: dict[str, frozenset[str]] = {}
