@@ -187,8 +187,27 @@ SESSION_9B: dict[str, tuple[str, ...]] = {
         "Can you show the time in {city} on the world clock?",
     ),
 }
+#: Session 11's, reworded seen tasks, written before they ran: a name owning the word the
+#: recorded name came after ("{city}'s weather"), a pronoun after a question clause, a quoted
+#: text where the recorded one was set off by a mark, and the same in other templates.
+SESSION_11: dict[str, tuple[str, ...]] = {
+    "info.weather": ("Tell me {city}'s weather", "What's {city}'s weather like today?"),
+    "tool.world_clock": (
+        "What time is it in {city}? Add it to my world clock",
+        "Put {city}'s time on my world clock",
+    ),
+    "social.message": ("Can you text {contact} '{text}'?", "Send {contact} this text: '{text}'"),
+    "social.post": ("Could you post '{text}' to Chirp?", "Chirp this: '{text}'"),
+    "social.mail": ("Email {contact}, subject '{subject}'",),
+    "multi.weather_note": ("Note {city}'s temperature under {title}",),
+    "multi.lyrics_post": ("Post {song}'s first lyric line on Chirp",),
+    "info.reminder": ("Remind me: '{text}'",),
+    "media.play": ("Is {song} in Tunes? Play it",),
+    "social.share_video": ("Find {video} on ViewTube and share it with {contact}",),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
     "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
+    "s11": SESSION_11,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 

@@ -3,6 +3,7 @@ import pytest
 from guigraph.compiler.slots import (
     _kindred_names,
     _names_after_cue,
+    _possessors_of_cue,
     align_value,
     clauses,
     content_word_counts,
@@ -431,6 +432,17 @@ def test_what_follows_the_same_separating_mark_is_the_free_text() -> None:
     assert align_value("my way", old, "Message Hiro: Call me back") is None
 
 
+def test_a_quoted_text_takes_the_place_of_a_value_set_off_by_a_mark() -> None:
+    # A mark and a pair of quotes both set free text off; the name before it changed too.
+    old = "Message Greta: See you at 7"
+    new = "Could you message Hiro 'Call me back'?"
+    assert fill_slot("See you at 7", old, new) == "Call me back"
+    # A recorded value neither quoted nor set off leaves the quoted text to another slot, and
+    # only all that followed the mark was set off.
+    assert fill_slot("See you at 7", "Send Greta a message saying See you at 7", new) is None
+    assert fill_slot("you at 7", old, new) is None
+
+
 def test_a_title_follows_the_same_cue_word_in_another_word_order_over_its_plain_words() -> None:
     old = "Set an alarm for 09:30 called Call mom"
     assert fill_slot("Call mom", old, "Please set an alarm called Meds for 05:00") == "Meds"
@@ -450,3 +462,31 @@ def test_a_plain_value_comes_before_the_same_meaningful_word_in_another_word_ord
     # A name before the word, or nothing but glue: no plain value.
     assert fill_slot("jazz", old, "Open the Coffee article on dailyfacts.net") is None
     assert fill_slot("jazz", old, "Open an article on dailyfacts.net") is None
+
+
+def test_a_name_owning_the_cue_word_stands_where_the_recorded_name_came_after_it() -> None:
+    old = "What is the weather like in Denver?"
+    assert fill_slot("Denver", old, "Show me Rome's weather") == "Rome"
+    assert fill_slot("Denver", old, "Show me New York's weather") == "New York"
+    # The sentence's first word has its capital from the sentence; and the recorded name must
+    # have come after the cue word.
+    assert _possessors_of_cue("Denver", old, "Today's weather, please") == []
+    before = "Denver weather: what is it like?"
+    assert _possessors_of_cue("Denver", before, "Show me Rome's weather") == []
+
+
+def test_a_pronoun_after_a_question_stands_for_the_one_name_the_question_holds() -> None:
+    old = "Add Sydney to the world clock"
+    assert fill_slot("Sydney", old, "What time is it in Oslo? Add it to my world clock") == "Oslo"
+    clause = "I'd like to see what time it is in Oslo; add it to my clocks"
+    assert fill_slot("Sydney", old, clause) == "Oslo"
+    # Two names: which one "it" is, nothing tells.
+    assert fill_slot("Sydney", old, "What time is it in Oslo or Lima? Add it to my clocks") is None
+
+
+def test_what_a_pronoun_stands_for_is_no_value_of_another_kind() -> None:
+    old = "Play 'City Tour in 5 minutes' on ViewTube"
+    new = "Is Paper Waves in Tunes? Play it"
+    assert fill_slot("City Tour in 5 minutes", old, new) == "Paper Waves in Tunes"
+    in_another_app = lambda value: "Tunes" in value.split()  # noqa: E731
+    assert fill_slot("City Tour in 5 minutes", old, new, foreign=in_another_app) is None

@@ -228,20 +228,26 @@ def _after_same_separator(example: str, old_instruction: str, new_instruction: s
     all that followed it: "Message Farah: [On my way]" / "Message Hiro: [Call me back]". The
     words before the mark share a meaningful word. Word alignment has no anchor there (the
     name before the value changed too), and free text has no shape to find it by."""
-    old_marks = list(_SEPARATOR.finditer(old_instruction))
+    old_mark = _set_off_by(example, old_instruction)
     new_marks = list(_SEPARATOR.finditer(new_instruction))
-    if not old_marks or not new_marks:
+    if old_mark is None or not new_marks:
         return ""
-    old_mark, new_mark = old_marks[-1], new_marks[-1]
+    new_mark = new_marks[-1]
     if old_mark.group(1) != new_mark.group(1):
-        return ""
-    if words(old_instruction[old_mark.end() :]) != words(example):
         return ""
     before = {w.lower() for w in words(old_instruction[: old_mark.start()])} - stopwords()
     if before.isdisjoint(w.lower() for w in words(new_instruction[: new_mark.start()])):
         return ""
     found = words(new_instruction[new_mark.end() :])
     return _as_written(" ".join(found), new_instruction) if found else ""
+
+
+def _set_off_by(example: str, instruction: str) -> re.Match[str] | None:
+    """The separating mark after which ``example`` is all ``instruction`` says, if any."""
+    marks = list(_SEPARATOR.finditer(instruction))
+    if not marks or words(instruction[marks[-1].end() :]) != words(example):
+        return None
+    return marks[-1]
 
 
 def _as_written(found: str, instruction: str) -> str:
@@ -296,6 +302,8 @@ def _align_span(
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
     found = new[new_start:new_end]
+    if len(found) == 1 and found[0].lower() in conventions.active().pronouns:
+        return found[0]  # "add [it] to my clocks": ``fill_slot`` finds what it stands for
     if all(_name_like(w) for w in value):
         # A name stands for a name: "Paris" -> "Rome", not "Rome under"; and it is the name
         # that must not run long, not the words after it ("named [Bus]" / "named [Laundry]
@@ -470,10 +478,16 @@ def fill_slot(
     named = _named_values(new_instruction, seen)
     if foreign is not None:
         named = [v for v in named if not foreign(v)]
+    if aligned and aligned.lower() in conventions.active().pronouns:
+        # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip. Where
+        # nothing is found it stands for, the ways below still may find the value.
+        referent = _antecedent(
+            new_instruction, capitalized=example[:1].isupper(), name=_is_name(words(example))
+        )
+        if referent is not None and not (foreign and foreign(referent)):
+            return referent
+        aligned = None
     if aligned:
-        if aligned.lower() in conventions.active().pronouns:
-            # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip.
-            return _antecedent(new_instruction, capitalized=example[:1].isupper())
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
         # price on ShopMall"; a new value of a known kind ends at its kind's head noun
         # ("Nova kettle price" -> "Nova kettle").
@@ -498,6 +512,7 @@ def fill_slot(
             _the_one(_kindred_names(new_instruction, seen), foreign)
             or _the_one([name for name in set_off if _is_name(words(name))], foreign)
             or _the_one(_names_after_cue(example, old_instruction, new_instruction), foreign)
+            or _the_one(_possessors_of_cue(example, old_instruction, new_instruction), foreign)
         )
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
@@ -512,8 +527,10 @@ def fill_slot(
     found = found or _the_one(_same_shape_spans(example, new_instruction), foreign)
     if found:
         return found
-    if not (titled or _QUOTED.search(old_instruction)):
-        return None  # the recorded value was not quoted: a quoted text is another slot's
+    if not (titled or _QUOTED.search(old_instruction) or _set_off_by(example, old_instruction)):
+        # The recorded value was neither quoted nor set off by a mark ("Message Farah: On my
+        # way"): a quoted text is another slot's.
+        return None
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
 
@@ -536,6 +553,37 @@ def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -
         name = _name_at_start(after, plain=any(not w[:1].isupper() for w in value))
         if len(name) <= len(value) + 2:
             found.append(_as_written(" ".join(name), new_instruction))
+    return found
+
+
+def _possessors_of_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """Names owning the meaningful word the recorded name came after, where both instructions
+    say that word once: "What is the weather like in [Denver]?" / "Show me [Rome]'s weather".
+    A name opening the sentence is none: its capital is the sentence's ("Today's weather")."""
+    language = _language()
+    possessive = _possessive(language.possessive_suffixes)
+    if possessive is None:
+        return []
+    old, new, value = words(old_instruction), words(new_instruction), words(example)
+    old_lowered, lowered = [w.lower() for w in old], [w.lower() for w in new]
+    starts = [start for start, _ in _spans(old, value)]
+    found = []
+    for i in range(1, len(new) - 1):
+        owner = possessive.sub("", new[i])
+        cue = lowered[i + 1]
+        if owner == new[i] or not owner[:1].isupper() or cue in language.stopwords:
+            continue
+        if lowered.count(cue) != 1 or old_lowered.count(cue) != 1:
+            continue
+        if not any(old_lowered.index(cue) < start for start in starts):
+            continue
+        name = [owner]
+        for word in reversed(new[1:i]):
+            if not word[:1].isupper() or word.lower() in language.stopwords:
+                break
+            name.insert(0, word)
+        if len(name) <= len(value) + 2:
+            found.append(" ".join(name))
     return found
 
 
@@ -596,11 +644,37 @@ def _name_patterns(
     return article, detail
 
 
-def _antecedent(instruction: str, capitalized: bool) -> str | None:
+def _antecedent(instruction: str, capitalized: bool, name: bool = False) -> str | None:
     """What a pronoun stands for: the object of the task's first clause, without its article
     and the details that other slots hold ("Plan a trip to Cairo on Jul 24 at 07:00" ->
-    "Trip to Cairo")."""
-    first = re.split(r"[:;,]", instruction, maxsplit=1)[0].strip()
+    "Trip to Cairo"). For a recorded ``name``, where the first clause is no thing but a
+    question, the one name it holds ("... what time it is in [Oslo]; add it to my clocks")."""
+    first = re.split(r"[:;,]|[.?!](?=\s)", instruction, maxsplit=1)[0].strip()
+    thing = _object_of(first, capitalized)
+    if thing is None and name:
+        names = _names_inside(first)
+        return names[0] if len(names) == 1 else None
+    return thing
+
+
+def _names_inside(sentence: str) -> list[str]:
+    """The runs of capitalized words after the sentence's first word (whose capital is the
+    sentence's), the language's glue ("I") left out."""
+    empty = stopwords()
+    runs: list[list[str]] = []
+    previous = False
+    for word in words(sentence)[1:]:
+        named = _is_name([word]) and word.lower() not in empty
+        if named and previous:
+            runs[-1].append(word)
+        elif named:
+            runs.append([word])
+        previous = named
+    return [" ".join(run) for run in runs]
+
+
+def _object_of(first: str, capitalized: bool) -> str | None:
+    """The object of the clause ``first``: its words after the verb, less article and details."""
     parts = first.split(maxsplit=1)
     if len(parts) < 2:
         return None
