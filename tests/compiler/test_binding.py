@@ -185,3 +185,35 @@ def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -
     # A task naming both fills both.
     both = bind(steps, trace, "Open the note Call Alice and text what it says to Chen", values)
     assert (both.steps[0].label, both.steps[2].text, both.unfilled) == ("Call Alice", "Chen", 0)
+
+
+def post_step() -> tuple[ScriptStep, Trace]:
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    step = ScriptStep(61, typing, None, "Chirp", "t6", edge_id=12)
+    donor = "Share a Chirp post saying Lovely morning run"
+    trace = Trace("t6", donor, "Social_Sharing", ("Chirp",), (1, 61), (12,), 3,
+                  values={SlotKey(12, "text1"): "Lovely morning run"})  # fmt: skip
+    return step, trace
+
+
+def test_a_quoted_text_no_slot_took_goes_to_the_one_free_text_slot_left_open() -> None:
+    step, trace = post_step()
+    binding = bind([step], trace, "Could you post 'Trying a new recipe' to Chirp?", ValueIndex())
+    assert binding.unfilled == 0 and binding.steps[0].text == "Trying a new recipe"
+    assert slot_values(trace, binding)[0] == {SlotKey(12, "text1"): "Trying a new recipe"}
+
+
+def test_a_quoted_text_is_left_where_it_is_another_kind_or_another_parts() -> None:
+    step, trace = post_step()
+    # A quoted text of another case than the recorded one (a topic is no sentence).
+    lower = bind([step], trace, "Could you post 'trying a new recipe' to Chirp?", ValueIndex())
+    assert lower.unfilled == 1 and lower.steps[0].text == "Lovely morning run"
+    # In a task of several parts, the quoted text may be another part's.
+    task = "Put 'Trip to Tokyo' in my calendar for Jul 22, and post the temperature on Chirp"
+    several = bind([step], trace, task, ValueIndex())
+    assert several.unfilled == 1 and several.steps[0].text == "Lovely morning run"
+    # Two quoted texts: which one, nothing tells.
+    two = bind([step], trace, "Post 'Trying a new recipe' or 'Back home' on Chirp", ValueIndex())
+    assert two.unfilled == 1

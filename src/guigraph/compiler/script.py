@@ -15,7 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.forms import conform
-from guigraph.compiler.slots import content_words, fill_slot, is_name
+from guigraph.compiler.slots import clauses, content_words, fill_slot, is_name, quoted_texts
 from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
@@ -170,9 +170,24 @@ def bind(
     ``aliases`` (name -> app): a value that names another app ("ViewTube video City Tour"
     as a ShopMall product) is of the wrong kind. ``read_fields`` (word -> apps whose screens
     show a field of that name): a value naming another app's field describes the value to
-    read there ("the temperature in Hanoi" is no post text), so it is of the wrong kind too."""
+    read there ("the temperature in Hanoi" is no post text), so it is of the wrong kind too.
+
+    A text the task sets off in quotes is a value: where no slot took it and one free-text
+    slot is left open ("Post 'Trying a new recipe' on Chirp" / "Share a Chirp post saying
+    Lovely morning run"), the script is bound again with that slot taking it."""
+    args = (steps, trace, instruction, values, {} if cache is None else cache, aliases, read_fields)
+    binding, leftover = _bind(*args)
+    return binding if leftover is None else _bind(*args, leftover=leftover)[0]
+
+
+def _bind(
+    steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
+    fills: FillCache, aliases: Mapping[str, str] | None,
+    read_fields: Mapping[str, frozenset[str]] | None, leftover: str | None = None,
+) -> tuple[Binding, str | None]:  # fmt: skip
+    """``bind``'s pass: the binding, and the quoted text to bind again with (or None). With
+    ``leftover``, the open free-text slot takes it."""
     binding = Binding([], recorded=steps)
-    fills: FillCache = {} if cache is None else cache
     app_names = set((aliases or {}).values())
     # Each value this binding placed -> the recorded value it stands in for.
     placed: dict[str, str] = {}
@@ -189,24 +204,24 @@ def bind(
         same = earlier.lower() == recorded.lower()
         return value if same or _part_of(earlier, recorded) or _part_of(recorded, earlier) else None
 
-    def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
-        def wrong_kind(value: str) -> bool:
-            # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
-            named = {w for w in value.split() if w in app_names} - {app}
-            return (
-                bool(named)
-                # A tapped value the task says only inside a longer name is not asked for.
-                or (site[1] == "click" and values.said_only_inside_names(value, instruction))
-                or values.foreign(value, site)
-                or _asks(value, instruction)
-                or describes_field(value, app, read_fields or {})
-            )
+    def wrong_kind(value: str, site: Site, app: str | None) -> bool:
+        # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
+        named = {w for w in value.split() if w in app_names} - {app}
+        return (
+            bool(named)
+            # A tapped value the task says only inside a longer name is not asked for.
+            or (site[1] == "click" and values.said_only_inside_names(value, instruction))
+            or values.foreign(value, site)
+            or _asks(value, instruction)
+            or describes_field(value, app, read_fields or {})
+        )
 
+    def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
             fills[key] = fill_slot(
                 recorded, trace.instruction, instruction, values.known(site), titled=titled,
-                foreign=wrong_kind,
+                foreign=partial(wrong_kind, site=site, app=app),
             )  # fmt: skip
         if fills[key] is None:
             # One field of one task takes one name: "Message Jonas the contents of ..." aligns
@@ -233,8 +248,17 @@ def bind(
         for i in sorted(value_taps)
     ]
 
+    open_texts: list[str] = []
+
     def fill_typed(recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
         new = fill(recorded, site, app, titled)
+        if new is None and not is_name(recorded):
+            open_texts.append(recorded)
+            # Text of the same case only: a sentence ("Running late") is no search topic
+            # ("coffee").
+            same_case = leftover is not None and leftover[:1].isupper() == recorded[:1].isupper()
+            if leftover is not None and same_case and not wrong_kind(leftover, site, app):
+                return leftover
         whole = next((t for t in tapped if _part_of(recorded, t[0])), None) if new is None else None
         if whole is None:
             return new
@@ -265,6 +289,15 @@ def bind(
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
+    quoted = quoted_texts(instruction) if leftover is None else []
+    if binding.unfilled == len(open_texts) == 1 and len(quoted) == 1:
+        # In a task of several parts, which part a quoted text belongs to is for the stitcher
+        # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature".
+        # A part that is the quoted text alone ("... this text: 'Call me back'") is no part.
+        own = content_words(quoted[0])
+        parts = [part for part in clauses(instruction) if content_words(part) - own]
+        if len(parts) < 2 and quoted[0].lower() not in placed:
+            return binding, quoted[0]
     pairs += [
         (trace.values[key], _typed_value(key, binding.steps))
         for key in trace.values
@@ -273,7 +306,7 @@ def bind(
     found = tuple((old, new) for old, new in pairs if old and new)
     task = frozenset(new_words)
     binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
-    return binding
+    return binding, None
 
 
 def _part_of(typed: str, label: str) -> bool:

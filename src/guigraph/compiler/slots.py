@@ -28,6 +28,11 @@ _EDGE_PUNCT = ".,:;!?'’"
 _DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
+def quoted_texts(instruction: str) -> list[str]:
+    """The texts the instruction sets off in quotes ("Post 'Trying a new recipe' on Chirp")."""
+    return _QUOTED.findall(instruction)
+
+
 def _language() -> TaskLanguage:
     return conventions.active().language
 
