@@ -205,9 +205,18 @@ SESSION_11: dict[str, tuple[str, ...]] = {
     "media.play": ("Is {song} in Tunes? Play it",),
     "social.share_video": ("Find {video} on ViewTube and share it with {contact}",),
 }
+#: Session 11's second, written before it ran: a value set off by a mark where the recorded
+#: wording had none, or another mark.
+SESSION_11B: dict[str, tuple[str, ...]] = {
+    "social.post": ("New Chirp post — {text}",),
+    "info.note": ("Make a note called {title}: {body}",),
+    "social.mail": ("Send {contact} an email, subject: {subject}",),
+    "info.reminder": ("Reminder, please: {text}",),
+    "social.message": ("Text for {contact}: {text}",),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
     "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
-    "s11": SESSION_11,
+    "s11": SESSION_11, "s11b": SESSION_11B,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 

@@ -217,3 +217,12 @@ def test_a_quoted_text_is_left_where_it_is_another_kind_or_another_parts() -> No
     # Two quoted texts: which one, nothing tells.
     two = bind([step], trace, "Post 'Trying a new recipe' or 'Back home' on Chirp", ValueIndex())
     assert two.unfilled == 1
+
+
+def test_a_text_set_off_by_its_one_mark_is_a_value_as_a_quoted_one_is() -> None:
+    step, trace = post_step()
+    binding = bind([step], trace, "Publish a post on Chirp: Trying a new recipe", ValueIndex())
+    assert binding.unfilled == 0 and binding.steps[0].text == "Trying a new recipe"
+    # What follows the mark refers back with a pronoun: it says what to do, it is no text.
+    told = bind([step], trace, "The post on Chirp can go: Delete it", ValueIndex())
+    assert told.unfilled == 1 and told.steps[0].text == "Lovely morning run"

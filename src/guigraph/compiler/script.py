@@ -15,7 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.forms import conform
-from guigraph.compiler.slots import clauses, content_words, fill_slot, is_name, quoted_texts
+from guigraph.compiler.slots import clauses, content_words, fill_slot, is_name, set_off_texts
 from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
@@ -172,9 +172,10 @@ def bind(
     show a field of that name): a value naming another app's field describes the value to
     read there ("the temperature in Hanoi" is no post text), so it is of the wrong kind too.
 
-    A text the task sets off in quotes is a value: where no slot took it and one free-text
-    slot is left open ("Post 'Trying a new recipe' on Chirp" / "Share a Chirp post saying
-    Lovely morning run"), the script is bound again with that slot taking it."""
+    A text the task sets off in quotes, or by its one separating mark, is a value: where no
+    slot took it and one free-text slot is left open ("Post 'Trying a new recipe' on Chirp"
+    / "Share a Chirp post saying Lovely morning run"), the script is bound again with that
+    slot taking it (``set_off_texts``)."""
     args = (steps, trace, instruction, values, {} if cache is None else cache, aliases, read_fields)
     binding, leftover = _bind(*args)
     return binding if leftover is None else _bind(*args, leftover=leftover)[0]
@@ -185,7 +186,7 @@ def _bind(
     fills: FillCache, aliases: Mapping[str, str] | None,
     read_fields: Mapping[str, frozenset[str]] | None, leftover: str | None = None,
 ) -> tuple[Binding, str | None]:  # fmt: skip
-    """``bind``'s pass: the binding, and the quoted text to bind again with (or None). With
+    """``bind``'s pass: the binding, and the set-off text to bind again with (or None). With
     ``leftover``, the open free-text slot takes it."""
     binding = Binding([], recorded=steps)
     app_names = set((aliases or {}).values())
@@ -289,15 +290,15 @@ def _bind(
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
-    quoted = quoted_texts(instruction) if leftover is None else []
-    if binding.unfilled == len(open_texts) == 1 and len(quoted) == 1:
-        # In a task of several parts, which part a quoted text belongs to is for the stitcher
+    set_off = set_off_texts(instruction) if leftover is None else []
+    if binding.unfilled == len(open_texts) == 1 and len(set_off) == 1:
+        # In a task of several parts, which part a set-off text belongs to is for the stitcher
         # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature".
-        # A part that is the quoted text alone ("... this text: 'Call me back'") is no part.
-        own = content_words(quoted[0])
+        # A part that is the set-off text alone ("... this text: 'Call me back'") is no part.
+        own = content_words(set_off[0])
         parts = [part for part in clauses(instruction) if content_words(part) - own]
-        if len(parts) < 2 and quoted[0].lower() not in placed:
-            return binding, quoted[0]
+        if len(parts) < 2 and set_off[0].lower() not in placed:
+            return binding, set_off[0]
     pairs += [
         (trace.values[key], _typed_value(key, binding.steps))
         for key in trace.values

@@ -28,9 +28,18 @@ _EDGE_PUNCT = ".,:;!?'’"
 _DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
-def quoted_texts(instruction: str) -> list[str]:
-    """The texts the instruction sets off in quotes ("Post 'Trying a new recipe' on Chirp")."""
-    return _QUOTED.findall(instruction)
+def set_off_texts(instruction: str) -> list[str]:
+    """The texts the instruction sets off in quotes ("Post 'Trying a new recipe' on Chirp").
+    Without quotes, what follows its one separating mark ("Publish a post on Chirp: Trying
+    a new recipe"), unless a pronoun there refers back: "The note Ideas can go: delete it"
+    sets off what to do, not a text."""
+    quoted = _QUOTED.findall(instruction)
+    if quoted:
+        return quoted
+    marks = list(_SEPARATOR.finditer(instruction))
+    after = instruction[marks[0].end() :].strip(" .!") if len(marks) == 1 else ""
+    said = {w.lower() for w in words(after)}
+    return [after] if said and said.isdisjoint(conventions.active().pronouns) else []
 
 
 def _language() -> TaskLanguage:
