@@ -226,3 +226,16 @@ def test_a_text_set_off_by_its_one_mark_is_a_value_as_a_quoted_one_is() -> None:
     # What follows the mark refers back with a pronoun: it says what to do, it is no text.
     told = bind([step], trace, "The post on Chirp can go: Delete it", ValueIndex())
     assert told.unfilled == 1 and told.steps[0].text == "Lovely morning run"
+
+
+def test_a_one_word_value_takes_no_set_off_text() -> None:
+    """A timer's minutes or an article's topic is no sentence: "Set a reminder: buy a gift"
+    on a KB with no reminder run types no "buy a gift" as a timer's minutes."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    step = ScriptStep(14, typing, None, "Clock", "t7", edge_id=21)
+    trace = Trace("t7", "Set a 15 minute timer", "General_Tool", ("Clock",), (1, 14), (21,), 3,
+                  values={SlotKey(21, "text1"): "15"})  # fmt: skip
+    binding = bind([step], trace, "Set a reminder: buy a gift", ValueIndex())
+    assert binding.unfilled == 1 and binding.steps[0].text == "15"

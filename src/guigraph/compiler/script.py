@@ -253,7 +253,9 @@ def _bind(
 
     def fill_typed(recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
         new = fill(recorded, site, app, titled)
-        if new is None and not is_name(recorded):
+        # Free text is words of a sentence ("Lovely morning run"): a name, one word (the topic
+        # "volcanoes", the minutes "15") is a value a text set off is not.
+        if new is None and not is_name(recorded) and len(recorded.split()) >= 2:
             open_texts.append(recorded)
             # Text of the same case only: a sentence ("Running late") is no search topic
             # ("coffee").
