@@ -27,7 +27,11 @@ def test_record_until_ctrl_c_keeps_the_episode(adb_server: FakeAdbServer, tmp_pa
     env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(adb_server.port)}
     args = ["record", "--env", "android", "--serial", "emulator-5554", "--instruction",
             "Open the settings", "--out", str(tmp_path / "rec")]  # fmt: skip
-    proc = subprocess.Popen([*GUIGRAPH, *args], env=env, stdout=subprocess.PIPE, text=True)
+    # stderr is read too: the recorder's own messages reach the failure report, and never wait
+    # on a pipe nobody reads.
+    proc = subprocess.Popen(
+        [*GUIGRAPH, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 30
         while not device._listeners and time.monotonic() < deadline:  # getevent is read
@@ -39,11 +43,12 @@ def test_record_until_ctrl_c_keeps_the_episode(adb_server: FakeAdbServer, tmp_pa
         device.perform({"key": "BACK"})
         time.sleep(1.0)
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0, out
+            proc.communicate()
+    assert proc.returncode == 0, out + err
     assert "3 actions (click, press_back, complete)" in out
     data = OdysseyDataset(tmp_path / "rec")
     [episode_id] = data.episode_ids("random", "train")
