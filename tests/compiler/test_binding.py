@@ -11,11 +11,16 @@ ALIASES = {"shopmall": "ShopMall", "viewtube": "ViewTube", "camera": "Camera"}
 DONOR = "Find the price of the Lumen camera bag and note it down under Work"
 
 
-def search_step() -> tuple[ScriptStep, Trace]:
+def typing_step(node: int, app: str, trace_id: str, edge_id: int) -> ScriptStep:
+    """A step typing one value the instruction gives."""
     typing = ActionTemplate(
         ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
     )
-    step = ScriptStep(28, typing, None, "ShopMall", "t1", edge_id=7)
+    return ScriptStep(node, typing, None, app, trace_id, edge_id=edge_id)
+
+
+def search_step() -> tuple[ScriptStep, Trace]:
+    step = typing_step(28, "ShopMall", "t1", 7)
     trace = Trace("t1", DONOR, "Multi_Apps", ("ShopMall",), (1, 28), (7,), 3,
                   values={SlotKey(7, "text1"): "Lumen camera bag"})  # fmt: skip
     return step, trace
@@ -36,10 +41,7 @@ def test_a_common_noun_that_is_also_an_app_does_not_count() -> None:
 
 
 def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> None:
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
-    step = ScriptStep(25, typing, None, "Messages", "t2", edge_id=9)
+    step = typing_step(25, "Messages", "t2", 9)
     donor = "Send Bruno a message saying running late"
     trace = Trace("t2", donor, "Social_Sharing", ("Messages",), (1, 25), (9,), 3,
                   values={SlotKey(9, "text1"): "running late"})  # fmt: skip
@@ -188,10 +190,7 @@ def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -
 
 
 def post_step() -> tuple[ScriptStep, Trace]:
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
-    step = ScriptStep(61, typing, None, "Chirp", "t6", edge_id=12)
+    step = typing_step(61, "Chirp", "t6", 12)
     donor = "Share a Chirp post saying Lovely morning run"
     trace = Trace("t6", donor, "Social_Sharing", ("Chirp",), (1, 61), (12,), 3,
                   values={SlotKey(12, "text1"): "Lovely morning run"})  # fmt: skip
@@ -231,10 +230,7 @@ def test_a_text_set_off_by_its_one_mark_is_a_value_as_a_quoted_one_is() -> None:
 def test_a_one_word_value_takes_no_set_off_text() -> None:
     """A timer's minutes or an article's topic is no sentence: "Set a reminder: buy a gift"
     on a KB with no reminder run types no "buy a gift" as a timer's minutes."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
-    step = ScriptStep(14, typing, None, "Clock", "t7", edge_id=21)
+    step = typing_step(14, "Clock", "t7", 21)
     trace = Trace("t7", "Set a 15 minute timer", "General_Tool", ("Clock",), (1, 14), (21,), 3,
                   values={SlotKey(21, "text1"): "15"})  # fmt: skip
     binding = bind([step], trace, "Set a reminder: buy a gift", ValueIndex())
