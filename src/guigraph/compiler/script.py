@@ -292,8 +292,9 @@ def _bind(
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
-    set_off = set_off_texts(instruction) if leftover is None else []
-    if binding.unfilled == len(open_texts) == 1 and len(set_off) == 1:
+    one_open = leftover is None and binding.unfilled == len(open_texts) == 1
+    set_off = set_off_texts(instruction) if one_open else []  # most bindings skip the search
+    if len(set_off) == 1:
         # In a task of several parts, which part a set-off text belongs to is for the stitcher
         # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature".
         # A part that is the set-off text alone ("... this text: 'Call me back'") is no part.
