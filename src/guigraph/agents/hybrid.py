@@ -52,7 +52,12 @@ class HybridPlanner:
 
     def plan(self, task: Task, context: object) -> Plan:
         model_plan = self.model.plan(task, context)
-        graph_plan = _trimmed(self.policy, self.graph.plan(task, context), model_plan)
+        graph_plan = self.graph.plan(task, context)
+        if not _same_apps(graph_plan, model_plan):
+            # The graph's best guess goes elsewhere: another recorded way through the apps the
+            # model names keeps the task on the graph.
+            graph_plan = self.policy.follow_apps(_app_sequence(model_plan)) or graph_plan
+        graph_plan = _trimmed(self.policy, graph_plan, model_plan)
         self.on_graph = bool(graph_plan.subgoals) and _same_apps(graph_plan, model_plan)
         why = "graph plan agrees with the model's" if self.on_graph else "model plan"
         rationale = f"{why}: {graph_plan.rationale if self.on_graph else model_plan.rationale}"

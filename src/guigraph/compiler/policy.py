@@ -123,9 +123,7 @@ class GraphPolicy:
             if option.score < self.state.choice.score - START_APP_MARGIN:
                 continue
             if _first_app(option.steps) == here:
-                self.state.alternatives[i] = self.state.choice
-                self.state.choice, self.state.script = option, option.steps
-                self.notes.append(f"{here} is on the screen: following {', '.join(option.donors)}")
+                self._adopt(i, f"{here} is on the screen")
                 return
 
     def subgoal(self) -> SubGoal:
@@ -216,9 +214,32 @@ class GraphPolicy:
         if self.state.pending is not None:
             self.state.pending = replace(self.state.pending, action=action)
 
+    def follow_apps(self, apps: Sequence[str]) -> Plan | None:
+        """Follow the best-ranked other option that visits ``apps`` (lower-case names) in
+        that order first, before starting; None when no option does. The model knows what
+        the task means (that "buy" is a purchase, not a reminder), the graph how it was done."""
+        if self.state.started or self.state.cursor or not apps:
+            return None
+        wanted = list(apps)
+        for i, option in enumerate(self.state.alternatives):
+            if _app_order(option.steps)[: len(wanted)] == wanted:
+                self._adopt(i, f"the apps {', '.join(wanted)} asked for")
+                return Plan(_subgoals(self.state.script), rationale=self.notes[-1])
+        return None
+
     def end_before(self, index: int) -> None:
         """End the script before step ``index`` (another team member does the rest)."""
         del self.state.script[index:]
+
+    def _adopt(self, index: int, why: str) -> None:
+        """Follow alternative ``index`` instead of the chosen plan, which takes its place."""
+        option, chosen = self.state.alternatives[index], self.state.choice
+        if chosen is not None:
+            self.state.alternatives[index] = chosen
+        else:
+            del self.state.alternatives[index]
+        self.state.choice, self.state.script = option, option.steps
+        self.notes.append(f"{why}: following {', '.join(option.donors)}")
 
     def _here(self, state: SemanticState) -> int | None:
         return int(state.node_id) if state.node_id is not None else None
@@ -455,6 +476,16 @@ class GraphPolicy:
 
 def _first_app(script: Sequence[ScriptStep]) -> str | None:
     return next((s.app for s in script if s.app and not s.home), None)
+
+
+def _app_order(script: Sequence[ScriptStep]) -> list[str]:
+    """The apps a script visits in order (lower-case), as its sub-goals name them."""
+    apps: list[str] = []
+    for goal in _subgoals(script):
+        app = (goal.app or "").strip().lower()
+        if app and (not apps or apps[-1] != app):
+            apps.append(app)
+    return apps
 
 
 def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:
