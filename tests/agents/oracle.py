@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,10 +80,14 @@ def answer_for(action: Action, state: SemanticState) -> dict[str, Any]:
 
 
 class Oracle:
-    def __init__(self, tasks: list[tuple[str, int]]):
+    def __init__(self, tasks: list[tuple[str, int]], worded: Sequence[tuple[Task, int]] = ()):
+        """``tasks``: template instances; ``worded``: tasks as given (a template's task in
+        other words), each with its world's seed."""
         self.rollouts: dict[str, list[Frame]] = {}
         for template_id, seed in tasks:
             task = make_task(template_id, seed)
+            self.rollouts[task.instruction] = rollout(task, seed)
+        for task, seed in worded:
             self.rollouts[task.instruction] = rollout(task, seed)
         self.overrides: dict[str, list[str]] = defaultdict(list)
         self.calls: Counter[str] = Counter()

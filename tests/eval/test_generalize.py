@@ -254,3 +254,62 @@ def test_the_same_cases_run_on_a_kb_built_with_another_encoder(tmp_path: Path) -
     again = run_cases(results, other_kb, cases[:1], items, config, SilentReporter())
     assert results.read_text().splitlines() == lines
     assert [row["key"] for row in again] == [cases[0].key]
+
+
+def test_a_model_policy_runs_the_model_team_keyed_apart_and_counts_its_calls(
+    tmp_path: Path,
+) -> None:
+    from guigraph.eval.demo import DemoConfig, SilentReporter, prepare_kb
+    from guigraph.eval.generalize import plan
+    from guigraph.llm.config import ModelConfig
+    from guigraph.testing import FakeModelServer
+    from tests.agents.oracle import Oracle
+
+    path = tmp_path / "bench.toml"
+    path.write_text(
+        '[[reworded]]\ntemplate = "tool.wifi"\nwordings = ["Please turn the Wi-Fi {state} now"]\n'
+    )
+    benchmark, out = load(path), tmp_path / "run"
+    graph = GeneralizeConfig(DemoConfig(episodes=4, seed=3), Half.DEV, reworded_seeds=1,
+                             memories=("graph",))  # fmt: skip
+    first = run_generalize(out, graph, benchmark=benchmark)
+    assert first["policy"] == "graph" and "usage" not in first
+    assert first["reworded"]["trace"]["episodes"] == 0  # one memory asked for
+    used_seeds, _ = prepare_kb(out, graph.demo, SilentReporter())  # the KB is there: reused
+    cases, items = plan(benchmark.half(Half.DEV), Half.DEV, graph, used_seeds)
+    tasks = [(item_task(items[c.item_id], c.seed), c.seed) for c in cases]
+    with FakeModelServer(Oracle([], worded=tasks), models=("oracle",)) as server:
+        model = ModelConfig(model="oracle", base_url=server.base_url).to_dict()
+        hybrid = GeneralizeConfig(graph.demo, Half.DEV, reworded_seeds=1, policy="hybrid",
+                                  model=model, memories=("graph",))  # fmt: skip
+        report = run_generalize(out, hybrid, benchmark=benchmark)
+        calls = server.request_count
+        # the model-free rows of the same cases are not the hybrid team's: both ran
+        assert report["policy"] == "hybrid"
+        assert [report[k]["graph"]["successes"] for k in ("reworded", "recorded")] == [1, 1]
+        rows = [json.loads(line) for line in (out / "generalize-dev.jsonl").open()]
+        assert sorted((r["policy"], r["key"].startswith("hybrid|")) for r in rows) == [
+            ("graph", False), ("graph", False), ("hybrid", True), ("hybrid", True),
+        ]  # fmt: skip
+        # the run's calls, as the server counted them, in the usage file the report names
+        usage = report["usage"]
+        assert usage["calls"] > 0 and calls >= usage["calls"]
+        saved = json.loads(Path(usage["file"]).read_text())
+        assert saved["run"]["calls"] == usage["calls"] and saved["run"]["failed_calls"] == 0
+        assert report["model"] == {"model": "oracle", "base_url": server.base_url, "vision": True}
+        again = run_generalize(out, hybrid, benchmark=benchmark)  # resumed: no call made
+        assert server.request_count == calls and again["usage"]["calls"] == 0
+
+
+def test_a_model_policy_against_no_server_is_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from guigraph.cli.main import app
+
+    result = CliRunner().invoke(app, [
+        "eval", "generalize", "--out", str(tmp_path / "run"), "--policy", "hybrid",
+        "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--max-attempts", "1",
+    ])  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and "Traceback" not in result.output
+    assert not (tmp_path / "run").exists()  # nothing started

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from guigraph.choices import Memory, Policy, Verify
+from guigraph.cli import options
 from guigraph.cli.demo import JsonResult, LogEpisodes, LogSeed
 from guigraph.cli.encoder import KBEncoder, check_encoder
 from guigraph.graph.settings import DEFAULT_ENCODER
@@ -44,15 +46,35 @@ def generalize(
         str, typer.Option("--skin", help="How SimPhone reports elements (as for the demo).")
     ] = "standard",
     encoder: KBEncoder = DEFAULT_ENCODER,
+    policy: options.PolicyOption = Policy.GRAPH,
+    model: options.Model = None,
+    base_url: options.BaseUrl = None,
+    text_only: options.TextOnly = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=0.001, help="Seconds per model request.")
+    ] = 60.0,
+    max_attempts: Annotated[
+        int, typer.Option("--max-attempts", min=1, help="Attempts per model call.")
+    ] = 5,
+    max_tokens: Annotated[
+        int, typer.Option("--max-tokens", min=1, help="Most tokens a model reply may take.")
+    ] = 1024,
+    verify: options.VerifyOption = Verify.ALWAYS,
+    memory: Annotated[
+        Memory | None,
+        typer.Option("--memory", help="Run one memory only: graph or trace (default: both)."),
+    ] = None,
 ) -> None:
     """Seen tasks in wording nobody recorded and new pairings of recorded workflows, with the
     workflow graph and the trace baseline, on the demo's KB. The development half by
-    default; fixes are to be guided by it only."""
+    default; fixes are to be guided by it only. --policy model|hybrid runs the model team
+    on an OpenAI-compatible server instead of the model-free one."""
     from guigraph.cli.demo import show_run
     from guigraph.envs.simphone.generalize import Half
     from guigraph.envs.simphone.skins import skin_conventions
     from guigraph.eval.demo import DemoConfig
     from guigraph.eval.generalize import GeneralizeConfig, run_generalize
+    from guigraph.eval.suite import MEMORIES
 
     try:
         skin_conventions(skin)
@@ -61,7 +83,13 @@ def generalize(
     check_encoder(encoder)
     half = Half.FROZEN if frozen else Half.DEV
     demo = DemoConfig(episodes=episodes, seed=seed, skin=skin, encoder=encoder)
-    config = GeneralizeConfig(demo, half)
+    settings = None
+    if policy is not Policy.GRAPH:
+        settings = _model_settings(model, base_url, timeout, max_attempts, max_tokens, text_only)
+    config = GeneralizeConfig(
+        demo, half, policy=str(policy), model=settings, verify=str(verify),
+        memories=(str(memory),) if memory is not None else MEMORIES,
+    )  # fmt: skip
     show_run(
         as_json,
         lambda reporter: run_generalize(out, config, reporter, allow_frozen=frozen),
@@ -69,10 +97,30 @@ def generalize(
     )
 
 
+def _model_settings(
+    model: str | None, base_url: str | None, timeout: float, max_attempts: int,
+    max_tokens: int, text_only: bool,
+) -> dict[str, Any]:  # fmt: skip
+    """The model's settings as saved (no key), checked against the server first: a wrong
+    model name would otherwise fail every step quietly. Errors are one line, exit 2."""
+    from guigraph.errors import GuigraphError
+    from guigraph.eval.runner import model_settings
+
+    try:
+        return model_settings(
+            model, base_url, 1, timeout_s=timeout, max_attempts=max_attempts,
+            max_tokens=max_tokens, vision=not text_only,
+        )  # fmt: skip
+    except (GuigraphError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
 def _print(console: Console, report: dict[str, Any], out: Path) -> None:
     from rich.table import Table
 
-    table = Table(title=f"Generalization benchmark, {report['half']} half: SR")
+    who = "" if report["policy"] == "graph" else f", {report['policy']} policy"
+    table = Table(title=f"Generalization benchmark, {report['half']} half{who}: SR")
     table.add_column("kind")
     table.add_column("graph", justify="right")
     table.add_column("trace", justify="right")
@@ -81,9 +129,8 @@ def _print(console: Console, report: dict[str, Any], out: Path) -> None:
         rates = report[kind]
         table.add_row(
             title,
-            f"{rates['graph']['sr']:.2f}",
-            f"{rates['trace']['sr']:.2f}",
-            str(rates["graph"]["episodes"]),
+            *(f"{rates[m]['sr']:.2f}" if rates[m]["episodes"] else "-" for m in ("graph", "trace")),
+            str(max(rates["graph"]["episodes"], rates["trace"]["episodes"])),
         )
     console.print(table)
     setup = report["setup"]
@@ -94,3 +141,10 @@ def _print(console: Console, report: dict[str, Any], out: Path) -> None:
         f"{' listed with --json' if report['half'] == 'dev' else ' (not listed for this half)'}. "
         f"{setup['seconds']} s. Run folder: {out}"
     )
+    if "usage" in report:
+        usage = report["usage"]
+        console.print(
+            f"Model {report['model']['model']}: {usage['calls']} calls this run, "
+            f"{usage.get('total_tokens', 0)} tokens, {usage.get('retries', 0)} retries, "
+            f"{usage.get('parse_failures', 0)} replies that did not parse ({usage['file']})."
+        )

@@ -1,11 +1,13 @@
 """``guigraph eval generalize``: the generalization benchmark on the demo's knowledge base.
 
-Runs the model-free team, with the workflow graph and with the trace baseline, on one half of
-the benchmark (``guigraph.envs.simphone.generalize``): recorded templates asked in new words,
-the same tasks in their recorded wording, and new pairings of recorded workflows. Success is
-SimPhone's checker. The KB is the demo's (same logs settings, same code: ``prepare_kb``), so
-``--out`` may be a demo folder; results go to ``generalize-<half>.jsonl`` there, one line per
-finished episode, and a run resumes like the demo.
+Runs a team (the model-free one by default; policy ``model`` or ``hybrid`` asks a model
+server), with the workflow graph and with the trace baseline, on one half of the benchmark
+(``guigraph.envs.simphone.generalize``): recorded templates asked in new words, the same tasks
+in their recorded wording, and new pairings of recorded workflows. Success is SimPhone's
+checker. The KB is the demo's (same logs settings, same code: ``prepare_kb``), so ``--out``
+may be a demo folder; results go to ``generalize-<half>.jsonl`` there, one line per finished
+episode (a model policy's keyed by it), and a run resumes like the demo. A model policy's
+calls are written to ``usage/`` as they complete.
 
 The frozen half is for the reported figures only: the runner refuses it unless asked
 explicitly, and notes every frozen run in ``frozen-runs.jsonl`` (kept across code changes), so
@@ -16,11 +18,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from guigraph.envs.simphone.generalize import (
     Benchmark,
@@ -43,6 +46,11 @@ from guigraph.eval.demo import (
 )
 from guigraph.eval.suite import MEMORIES, eval_seeds
 
+if TYPE_CHECKING:
+    from guigraph.agents.loop import Team
+    from guigraph.compiler.index import GraphView
+    from guigraph.graph.kb import KnowledgeBase
+
 RESULTS = "generalize-{half}.jsonl"
 FROZEN_LOG = "frozen-runs.jsonl"
 KINDS = (Kind.REWORDED, Kind.RECORDED, Kind.PAIRING)
@@ -56,6 +64,14 @@ class GeneralizeConfig:
     reworded_seeds: int = 2
     #: Worlds per pairing wording.
     pairing_seeds: int = 3
+    #: Who acts: ``graph`` (the model-free team) or a model policy (``model``, ``hybrid``).
+    policy: str = "graph"
+    #: The model's settings as saved (``ModelConfig.to_dict``: no key), for a model policy.
+    model: dict[str, Any] | None = None
+    #: The model team's verifier (``always``, ``adaptive``, ``never``).
+    verify: str = "always"
+    #: The memories to run (both by default: the graph and the trace baseline).
+    memories: tuple[str, ...] = MEMORIES
 
 
 @dataclass(frozen=True)
@@ -65,10 +81,13 @@ class GeneralizeCase:
     memory: str
     item_id: str
     seed: int
+    policy: str = "graph"
 
     @property
     def key(self) -> str:
-        return f"{self.half}|{self.kind}|{self.memory}|{self.item_id}|{self.seed}"
+        # The model-free team's keys predate model policies: its folders resume as they are.
+        case = f"{self.half}|{self.kind}|{self.memory}|{self.item_id}|{self.seed}"
+        return case if self.policy == "graph" else f"{self.policy}|{case}"
 
 
 def plan(items: Sequence[Item], half: Half, config: GeneralizeConfig, used_seeds: set[int]
@@ -89,8 +108,8 @@ def plan(items: Sequence[Item], half: Half, config: GeneralizeConfig, used_seeds
                 by_id[recorded.item_id] = recorded
         by_id[item.item_id] = item
     cases = [
-        GeneralizeCase(half, item.kind, memory, item.item_id, seed)
-        for memory in MEMORIES
+        GeneralizeCase(half, item.kind, memory, item.item_id, seed, config.policy)
+        for memory in config.memories
         for item, worlds in runs
         for seed in worlds
     ]
@@ -119,12 +138,16 @@ def run_generalize(
             _note_frozen_run(out)
         benchmark = benchmark or packaged()
         cases, items = plan(benchmark.half(config.half), config.half, config, used_seeds)
+        usage = _usage_path(out, config) if config.policy != "graph" else None
         rows = run_cases(
-            out / RESULTS.format(half=config.half), out / "kb", cases, items, config, reporter
-        )
+            out / RESULTS.format(half=config.half), out / "kb", cases, items, config, reporter,
+            usage_path=usage,
+        )  # fmt: skip
     failed = failures(rows)
     return {
         "half": str(config.half),
+        "policy": config.policy,
+        **(_model_report(config, usage) if usage is not None else {}),
         **summarize(rows),
         # The frozen half's cases are not shown: whoever reads the report would be reading the
         # evaluation half, and the next fix would be tuned to it. The rows stay in the folder.
@@ -148,6 +171,24 @@ def run_generalize(
     }
 
 
+def _usage_path(out: Path, config: GeneralizeConfig) -> Path:
+    """This run's usage file: one per run (a resumed run's calls are its own), rewritten after
+    every call so that a killed run keeps it."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return out / "usage" / f"generalize-{config.half}-{config.policy}-{stamp}.json"
+
+
+def _model_report(config: GeneralizeConfig, usage: Path) -> dict[str, Any]:
+    """The model the run asked (no key) and the calls this run made."""
+    model = config.model or {}
+    # A run with nothing left to do made no call and wrote no file.
+    totals = json.loads(usage.read_text())["run"] if usage.is_file() else {"calls": 0}
+    return {
+        "model": {k: model.get(k) for k in ("model", "base_url", "vision")},
+        "usage": {"file": str(usage), **totals},
+    }
+
+
 def _note_frozen_run(out: Path) -> None:
     entry = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "code": code_fingerprint()}
     with (out / FROZEN_LOG).open("a") as sink:
@@ -161,10 +202,13 @@ def _count_items(items: Iterable[Item]) -> dict[str, int]:
     return counts
 
 
-def run_cases(path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict[str, Item],
-              config: GeneralizeConfig, reporter: Reporter) -> list[dict[str, Any]]:  # fmt: skip
+def run_cases(
+    path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict[str, Item],
+    config: GeneralizeConfig, reporter: Reporter, *, usage_path: Path | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
     """Run ``cases`` (from ``plan``) on the KB in ``kb_dir``, appending one row per finished
     episode to ``path`` and skipping those already there; returns the rows of ``cases``.
+    A model policy's calls go to ``usage_path``.
 
     The KB is a parameter so that the same cases can be run on KBs built otherwise from the
     same logs (``bench/generalize_encoders.py``: one KB per sentence encoder)."""
@@ -175,9 +219,12 @@ def run_cases(path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict
     rows = load_results(path)
     done = {row["key"] for row in rows}
     demo = config.demo
-    with KnowledgeBase.open(kb_dir) as kb, path.open("a") as sink:
+    with ExitStack() as resources:
+        kb = resources.enter_context(KnowledgeBase.open(kb_dir))
+        sink = resources.enter_context(path.open("a"))
         view = GraphView.load(kb)
-        for memory in MEMORIES:
+        team_for = _team_maker(config, kb, view, resources, usage_path)
+        for memory in config.memories:
             group = [case for case in cases if case.memory == memory]
             advance = reporter.stage(
                 f"{config.half} half · {memory}", len(group), sum(c.key in done for c in group)
@@ -187,8 +234,9 @@ def run_cases(path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict
                     continue
                 item = items[case.item_id]
                 task = item_task(item, case.seed)
+                team = team_for(memory) if team_for is not None else None
                 outcome = run_task(task, case.seed, memory, kb, view, demo.max_steps,
-                                   device=demo.device, skin=demo.skin)  # fmt: skip
+                                   device=demo.device, skin=demo.skin, team=team)  # fmt: skip
                 row = {"key": case.key, **asdict(case), "template_id": item.template_id,
                        "instruction": task.instruction, "device": demo.device,
                        "skin": demo.skin, **outcome}  # fmt: skip
@@ -199,6 +247,29 @@ def run_cases(path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict
     # A results file may hold cases of another plan (other sizes, another benchmark file).
     planned = {case.key for case in cases}
     return [row for row in rows if row["key"] in planned]
+
+
+def _team_maker(
+    config: GeneralizeConfig, kb: KnowledgeBase, view: GraphView, resources: ExitStack,
+    usage_path: Path | None,
+) -> Callable[[str], Team] | None:  # fmt: skip
+    """A fresh model team per episode (one model hub for the run), or None for the model-free
+    team, which ``run_task`` makes itself."""
+    if config.policy == "graph":
+        return None
+    from guigraph.agents.model_team import ModelTeamOptions, model_team
+    from guigraph.choices import Memory, Policy, Verify
+    from guigraph.llm.config import ModelConfig, RoleModels
+    from guigraph.llm.hub import ModelHub
+
+    if not config.model:
+        raise ConfigError(f"--policy {config.policy} needs a model (--model, --base-url)")
+    models = RoleModels(default=ModelConfig.from_dict(config.model).resolved())
+    hub = resources.enter_context(ModelHub(models, usage_path=usage_path))
+    policy, verify = Policy(config.policy), Verify(config.verify)
+    return lambda memory: model_team(
+        kb, view, hub, ModelTeamOptions(policy=policy, verify=verify, memory=Memory(memory))
+    )
 
 
 def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from guigraph.choices import Memory
 
 if TYPE_CHECKING:
+    from guigraph.agents.loop import Team
     from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.types import Task
@@ -131,16 +132,18 @@ def run_task(
     device: str = "Pixel 7 Pro",
     version: int = 1,
     skin: str = "standard",
+    team: Team | None = None,
 ) -> dict[str, Any]:
-    """One SimPhone episode of ``task`` (in world ``seed``) by a fresh model-free team with
-    ``memory``: the world checker's verdict, the team's stopping reason, steps and seconds."""
+    """One SimPhone episode of ``task`` (in world ``seed``) by ``team``, by default a fresh
+    model-free team with ``memory``: the world checker's verdict, the team's stopping reason,
+    steps and seconds."""
     from guigraph.agents.loop import Budget, run_episode
     from guigraph.agents.team import TeamOptions, rule_team
     from guigraph.envs import make
 
     env = make("simphone", device=device, version=version, skin=skin)
     try:
-        team = rule_team(kb, view, TeamOptions(memory=Memory(memory)))
+        team = team or rule_team(kb, view, TeamOptions(memory=Memory(memory)))
         result = run_episode(env, team, task, seed=seed, budget=Budget(max_steps=max_steps))
         verdict = env.evaluate()
         success = verdict is not None and verdict.success
