@@ -20,6 +20,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,8 @@ from guigraph.types import Task
 
 
 def run(folder: Path, tasks: list[tuple[str, Task, int]], server: FakeModelServer,
-        follow: bool, verify: Verify) -> dict[str, Any]:  # fmt: skip
+        follow: bool, verify: Verify,
+        oracle_for: Callable[[Task, int], None]) -> dict[str, Any]:  # fmt: skip
     """Every task once with the hybrid team; per kind: successes, episodes, calls, planned."""
     original, planning = GraphPolicy.follow_apps, HybridPlanner.plan
     planned: list[bool] = []
@@ -70,6 +72,7 @@ def run(folder: Path, tasks: list[tuple[str, Task, int]], server: FakeModelServe
             hub = resources.enter_context(ModelHub(RoleModels(default=oracle)))
             options = ModelTeamOptions(policy=Policy.HYBRID, verify=verify, memory=Memory.GRAPH)
             for kind, task, seed in tasks:
+                oracle_for(task, seed)
                 before = server.request_count
                 team = model_team(kb, view, hub, options)
                 env = make("simphone")
@@ -109,14 +112,21 @@ def main() -> None:
         wanted = {str(case.kind), item.template_id, item.item_id}
         if not args.only or wanted & set(args.only):
             tasks.append((str(case.kind), item_task(item, case.seed), case.seed))
-    print(f"{len(tasks)} development cases; computing the oracle's rollouts", flush=True)
-    oracle = Oracle([], worded=[(task, seed) for _, task, seed in tasks])
+    print(f"{len(tasks)} development cases", flush=True)
     print("| graph follows the model's apps | kind | SR | model calls / episode | planned "
           "by the graph | wall |")  # fmt: skip
     print("| --- | --- | --- | --- | --- | --- |")
-    with FakeModelServer(oracle, models=("oracle",)) as server:
+    # One oracle per episode: two worlds may give a wording the same words ("When is Dentist?
+    # ...") and different answers (the event's time), and an oracle knows a task by its words.
+    current = Oracle([])
+
+    def oracle_for(task: Task, seed: int) -> None:
+        nonlocal current
+        current = Oracle([], worded=[(task, seed)])
+
+    with FakeModelServer(lambda body: current(body), models=("oracle",)) as server:
         for follow in (False,) if args.no_follow else (False, True):
-            result = run(args.run_dir, tasks, server, follow, Verify(args.verify))
+            result = run(args.run_dir, tasks, server, follow, Verify(args.verify), oracle_for)
             for kind, count in sorted(result["kinds"].items()):
                 n = count["episodes"]
                 print(
