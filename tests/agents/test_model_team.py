@@ -186,6 +186,27 @@ def test_hybrid_adaptive_acts_from_the_graph_with_fewer_calls(
     assert (verified.calls if verified else 0) <= model_made
 
 
+def test_a_small_models_echoed_template_and_refused_value_leave_the_graph_acting(
+    server: FakeModelServer, oracle: Oracle, kb: KnowledgeBase, view: GraphView
+) -> None:
+    # What SmolLM2-135M answered on llama.cpp: a plan that copies the reply template it was
+    # shown, and "impossible" where it was asked for the value of a field the graph reached.
+    oracle.overrides["global planner"] = [
+        '{"subgoals": [{"description": "<what to achieve>", "app": "<app name or null>"}], '
+        '"rationale": "<one sentence>"}'
+    ]
+    oracle.overrides["decider"] = [json.dumps({"thought": "x", "action": {"action": "impossible"}})]
+    oracle.overrides["verifier"] = ['{"approved": true, "feedback": ""}']  # and approved it
+    result, env, _ = run(server, kb, view, NOTE, policy="hybrid", verify="adaptive")
+    assert result.plan is not None
+    assert result.plan.rationale.startswith("graph plan agrees with the model's")
+    assert not any("<" in goal.description for goal in result.plan.subgoals)
+    typed = [r.executed for r in result.steps if r.executed.action.type is ActionType.TYPE]
+    assert typed[0].source == "graph"  # the refusal was no value: the graph's step stood
+    assert ActionType.IMPOSSIBLE not in {r.executed.action.type for r in result.steps}
+    assert env.task_succeeded()
+
+
 def _requests(server: FakeModelServer, role: str) -> list[dict[str, object]]:
     return [r for r in server.requests if f"Role: {role}." in json.dumps(r)]
 

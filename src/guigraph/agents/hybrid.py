@@ -171,12 +171,15 @@ class HybridDecider:
     def _check_value(self, proposal: Proposal, typed: Proposal) -> Proposal:
         """The graph's typing step against the model's (``typed``): slot values are the
         graph's weak spot ("Call" for "Call mom", an empty price). When the model types what
-        the graph would, the step stays a graph step."""
+        the graph would, or types nothing, the step stays a graph step."""
         if typed.action == proposal.action:
             return proposal
-        if typed.action.type is ActionType.TYPE:
-            # The graph's step with the model's value: the script moves on once it is typed.
-            self.planner.policy.take_value(typed.action)
+        if typed.action.type is not ActionType.TYPE:
+            # The model was asked for a value and gave none (a small model declares the task
+            # impossible at a field the graph has reached): the graph's step stands.
+            return proposal
+        # The graph's step with the model's value: the script moves on once it is typed.
+        self.planner.policy.take_value(typed.action)
         return typed
 
     def _vouched(self, proposal: Proposal, state: SemanticState) -> bool:

@@ -10,6 +10,7 @@ answer and says so in the record it returns.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,8 @@ from guigraph.llm.usage import UsageTags
 from guigraph.types import Action, Observation, Task
 
 log = logging.getLogger("guigraph.agents")
+#: A reply template's placeholder, as the prompts write them: "<what to achieve>".
+_PLACEHOLDER = re.compile(r"<[^<>]*>")
 
 #: Characters of a raw reply kept in a record (enough to see what went wrong).
 RAW_KEPT = 400
@@ -201,8 +204,16 @@ class ScreenText:
 
 
 def _app(value: Any) -> str | None:
-    text = str(value).strip() if value is not None else ""
+    text = _filled(value)
     return None if text.lower() in ("", "null", "none", "home") else text
+
+
+def _filled(value: Any) -> str:
+    """A reply's text field, or "" where the model copied the prompt's placeholder
+    ("<app name or null>"): a small model echoes the reply template it was shown, and the
+    template's words are no plan."""
+    text = str(value).strip() if value is not None else ""
+    return "" if _PLACEHOLDER.fullmatch(text) else text
 
 
 def plan_text(plan: Plan) -> str:
@@ -249,10 +260,10 @@ class ModelPlanner:
         reply = self._progress(plan, history, state, feedback)
         if reply.ok and reply.value.get("complete") is True:
             return SubGoal("finish the task", final=True)  # seen done while refining
-        if not reply.ok or not str(reply.value.get("subgoal", "")).strip():
+        if not reply.ok or not _filled(reply.value.get("subgoal")):
             # Keep going on the plan's first sub-goal; the decider still sees the feedback.
             return plan.subgoals[0] if plan.subgoals else SubGoal("carry out the task")
-        return SubGoal(str(reply.value["subgoal"]).strip(), _app(reply.value.get("app")))
+        return SubGoal(_filled(reply.value["subgoal"]), _app(reply.value.get("app")))
 
     def _progress(
         self, plan: Plan, history: Sequence[HistoryEntry], state: SemanticState, feedback: Feedback
@@ -275,10 +286,10 @@ def _subgoals(value: Any) -> tuple[SubGoal, ...]:
     items = value.get("subgoals") if isinstance(value, dict) else None
     goals = []
     for item in items if isinstance(items, list) else []:
-        if isinstance(item, dict) and str(item.get("description", "")).strip():
-            goals.append(SubGoal(str(item["description"]).strip(), _app(item.get("app"))))
-        elif isinstance(item, str) and item.strip():
-            goals.append(SubGoal(item.strip()))
+        if isinstance(item, dict) and _filled(item.get("description")):
+            goals.append(SubGoal(_filled(item["description"]), _app(item.get("app"))))
+        elif isinstance(item, str) and _filled(item):
+            goals.append(SubGoal(_filled(item)))
     return tuple(goals)
 
 
