@@ -4,6 +4,7 @@ another recorded way through the apps the model names.
 
     .venv/bin/python bench/generalize_hybrid.py runs/demo    # a folder `eval generalize` ran in
     .venv/bin/python bench/generalize_hybrid.py runs/demo --only shop.buy social.share_photo
+    .venv/bin/python bench/generalize_hybrid.py /tmp/small --episodes 150 --seed 13   # made so
 
 The oracle (tests/agents/oracle.py) answers every role from the expert's rollout of the task
 (its screens rendered as the prompts render them), so the rows measure what the graph carries
@@ -102,8 +103,11 @@ def main() -> None:
     parser.add_argument("--no-follow", action="store_true", help="only the run without it")
     parser.add_argument("--verify", default="adaptive", choices=[str(v) for v in Verify])
     parser.add_argument("--failures", action="store_true", help="print each failed case")
+    parser.add_argument("--episodes", type=int, default=300, help="the folder's logs (as made)")
+    parser.add_argument("--seed", type=int, default=11, help="the folder's logs' seed")
     args = parser.parse_args()
-    config = GeneralizeConfig(DemoConfig(), Half.DEV, memories=("graph",))
+    demo = DemoConfig(episodes=args.episodes, seed=args.seed)
+    config = GeneralizeConfig(demo, Half.DEV, memories=("graph",))
     used_seeds, _ = prepare_kb(args.run_dir, config.demo, SilentReporter())
     cases, items = plan(packaged().half(Half.DEV), Half.DEV, config, used_seeds)
     tasks = []

@@ -259,6 +259,7 @@ def test_the_same_cases_run_on_a_kb_built_with_another_encoder(tmp_path: Path) -
 def test_a_model_policy_runs_the_model_team_keyed_apart_and_counts_its_calls(
     tmp_path: Path,
 ) -> None:
+    from guigraph.choices import Policy
     from guigraph.eval.demo import DemoConfig, SilentReporter, prepare_kb
     from guigraph.eval.generalize import plan
     from guigraph.llm.config import ModelConfig
@@ -280,7 +281,7 @@ def test_a_model_policy_runs_the_model_team_keyed_apart_and_counts_its_calls(
     tasks = [(item_task(items[c.item_id], c.seed), c.seed) for c in cases]
     with FakeModelServer(Oracle([], worded=tasks), models=("oracle",)) as server:
         model = ModelConfig(model="oracle", base_url=server.base_url).to_dict()
-        hybrid = GeneralizeConfig(graph.demo, Half.DEV, reworded_seeds=1, policy="hybrid",
+        hybrid = GeneralizeConfig(graph.demo, Half.DEV, reworded_seeds=1, policy=Policy.HYBRID,
                                   model=model, memories=("graph",))  # fmt: skip
         report = run_generalize(out, hybrid, benchmark=benchmark)
         calls = server.request_count

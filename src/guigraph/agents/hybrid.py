@@ -56,7 +56,7 @@ class HybridPlanner:
         if not _same_apps(graph_plan, model_plan):
             # The graph's best guess goes elsewhere: another recorded way through the apps the
             # model names keeps the task on the graph.
-            graph_plan = self.policy.follow_apps(_app_sequence(model_plan)) or graph_plan
+            graph_plan = self.policy.follow_apps(model_plan.apps()) or graph_plan
         graph_plan = _trimmed(self.policy, graph_plan, model_plan)
         self.on_graph = bool(graph_plan.subgoals) and _same_apps(graph_plan, model_plan)
         why = "graph plan agrees with the model's" if self.on_graph else "model plan"
@@ -93,7 +93,7 @@ class HybridPlanner:
 def _trimmed(policy: GraphPolicy, graph_plan: Plan, model_plan: Plan) -> Plan:
     """Cut a graph plan that goes on to apps past the model's (a stitch's overreach): the
     script stops where the model's last app is done, before leaving it for the next one."""
-    model_apps, graph_apps = _app_sequence(model_plan), _app_sequence(graph_plan)
+    model_apps, graph_apps = model_plan.apps(), graph_plan.apps()
     if not model_apps or len(graph_apps) <= len(model_apps):
         return graph_plan
     if graph_apps[: len(model_apps)] != model_apps:
@@ -117,17 +117,8 @@ def _trimmed(policy: GraphPolicy, graph_plan: Plan, model_plan: Plan) -> Plan:
 
 def _same_apps(graph_plan: Plan, model_plan: Plan) -> bool:
     """The two plans visit the same apps in the same order (a model plan naming none agrees)."""
-    model_apps = _app_sequence(model_plan)
-    return not model_apps or _app_sequence(graph_plan) == model_apps
-
-
-def _app_sequence(plan: Plan) -> list[str]:
-    apps: list[str] = []
-    for goal in plan.subgoals:
-        app = (goal.app or "").strip().lower()
-        if app and (not apps or apps[-1] != app):
-            apps.append(app)
-    return apps
+    model_apps = model_plan.apps()
+    return not model_apps or graph_plan.apps() == model_apps
 
 
 class HybridDecider:

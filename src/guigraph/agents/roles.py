@@ -91,6 +91,15 @@ class Plan:
     subgoals: tuple[SubGoal, ...]
     rationale: str = ""
 
+    def apps(self) -> list[str]:
+        """The apps the sub-goals visit, in order, lower-cased, a repeat counted once."""
+        apps: list[str] = []
+        for goal in self.subgoals:
+            app = (goal.app or "").strip().lower()
+            if app and (not apps or apps[-1] != app):
+                apps.append(app)
+        return apps
+
 
 @dataclass(frozen=True, slots=True)
 class Proposal:

@@ -11,6 +11,7 @@ from guigraph.choices import Memory, Policy, Verify
 from guigraph.cli import options
 from guigraph.cli.demo import JsonResult, LogEpisodes, LogSeed
 from guigraph.cli.encoder import KBEncoder, check_encoder
+from guigraph.cli.eval import Attempts, Timeout
 from guigraph.graph.settings import DEFAULT_ENCODER
 
 if TYPE_CHECKING:
@@ -50,15 +51,9 @@ def generalize(
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     text_only: options.TextOnly = False,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=0.001, help="Seconds per model request.")
-    ] = 60.0,
-    max_attempts: Annotated[
-        int, typer.Option("--max-attempts", min=1, help="Attempts per model call.")
-    ] = 5,
-    max_tokens: Annotated[
-        int, typer.Option("--max-tokens", min=1, help="Most tokens a model reply may take.")
-    ] = 1024,
+    timeout: Timeout = 60.0,
+    max_attempts: Attempts = 5,
+    max_tokens: options.MaxTokens = None,
     verify: options.VerifyOption = Verify.ALWAYS,
     memory: Annotated[
         Memory | None,
@@ -87,7 +82,7 @@ def generalize(
     if policy is not Policy.GRAPH:
         settings = _model_settings(model, base_url, timeout, max_attempts, max_tokens, text_only)
     config = GeneralizeConfig(
-        demo, half, policy=str(policy), model=settings, verify=str(verify),
+        demo, half, policy=policy, model=settings, verify=verify,
         memories=(str(memory),) if memory is not None else MEMORIES,
     )  # fmt: skip
     show_run(
@@ -99,17 +94,18 @@ def generalize(
 
 def _model_settings(
     model: str | None, base_url: str | None, timeout: float, max_attempts: int,
-    max_tokens: int, text_only: bool,
+    max_tokens: int | None, text_only: bool,
 ) -> dict[str, Any]:  # fmt: skip
     """The model's settings as saved (no key), checked against the server first: a wrong
     model name would otherwise fail every step quietly. Errors are one line, exit 2."""
     from guigraph.errors import GuigraphError
     from guigraph.eval.runner import model_settings
 
+    tokens = {} if max_tokens is None else {"max_tokens": max_tokens}  # else the config's own
     try:
         return model_settings(
             model, base_url, 1, timeout_s=timeout, max_attempts=max_attempts,
-            max_tokens=max_tokens, vision=not text_only,
+            vision=not text_only, **tokens,
         )  # fmt: skip
     except (GuigraphError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)

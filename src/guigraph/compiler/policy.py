@@ -222,7 +222,7 @@ class GraphPolicy:
             return None
         wanted = list(apps)
         for i, option in enumerate(self.state.alternatives):
-            if _app_order(option.steps)[: len(wanted)] == wanted:
+            if Plan(_subgoals(option.steps)).apps()[: len(wanted)] == wanted:
                 self._adopt(i, f"the apps {', '.join(wanted)} asked for")
                 return Plan(_subgoals(self.state.script), rationale=self.notes[-1])
         return None
@@ -476,16 +476,6 @@ class GraphPolicy:
 
 def _first_app(script: Sequence[ScriptStep]) -> str | None:
     return next((s.app for s in script if s.app and not s.home), None)
-
-
-def _app_order(script: Sequence[ScriptStep]) -> list[str]:
-    """The apps a script visits in order (lower-case), as its sub-goals name them."""
-    apps: list[str] = []
-    for goal in _subgoals(script):
-        app = (goal.app or "").strip().lower()
-        if app and (not apps or apps[-1] != app):
-            apps.append(app)
-    return apps
 
 
 def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from guigraph.choices import Policy, Verify
 from guigraph.envs.simphone.generalize import (
     Benchmark,
     Half,
@@ -65,11 +66,11 @@ class GeneralizeConfig:
     #: Worlds per pairing wording.
     pairing_seeds: int = 3
     #: Who acts: ``graph`` (the model-free team) or a model policy (``model``, ``hybrid``).
-    policy: str = "graph"
+    policy: Policy = Policy.GRAPH
     #: The model's settings as saved (``ModelConfig.to_dict``: no key), for a model policy.
     model: dict[str, Any] | None = None
     #: The model team's verifier (``always``, ``adaptive``, ``never``).
-    verify: str = "always"
+    verify: Verify = Verify.ALWAYS
     #: The memories to run (both by default: the graph and the trace baseline).
     memories: tuple[str, ...] = MEMORIES
 
@@ -81,13 +82,13 @@ class GeneralizeCase:
     memory: str
     item_id: str
     seed: int
-    policy: str = "graph"
+    policy: Policy = Policy.GRAPH
 
     @property
     def key(self) -> str:
         # The model-free team's keys predate model policies: its folders resume as they are.
         case = f"{self.half}|{self.kind}|{self.memory}|{self.item_id}|{self.seed}"
-        return case if self.policy == "graph" else f"{self.policy}|{case}"
+        return case if self.policy == Policy.GRAPH else f"{self.policy}|{case}"
 
 
 def plan(items: Sequence[Item], half: Half, config: GeneralizeConfig, used_seeds: set[int]
@@ -138,7 +139,7 @@ def run_generalize(
             _note_frozen_run(out)
         benchmark = benchmark or packaged()
         cases, items = plan(benchmark.half(config.half), config.half, config, used_seeds)
-        usage = _usage_path(out, config) if config.policy != "graph" else None
+        usage = _usage_path(out, config) if config.policy != Policy.GRAPH else None
         rows = run_cases(
             out / RESULTS.format(half=config.half), out / "kb", cases, items, config, reporter,
             usage_path=usage,
@@ -255,10 +256,10 @@ def _team_maker(
 ) -> Callable[[str], Team] | None:  # fmt: skip
     """A fresh model team per episode (one model hub for the run), or None for the model-free
     team, which ``run_task`` makes itself."""
-    if config.policy == "graph":
+    if config.policy == Policy.GRAPH:
         return None
     from guigraph.agents.model_team import ModelTeamOptions, model_team
-    from guigraph.choices import Memory, Policy, Verify
+    from guigraph.choices import Memory
     from guigraph.llm.config import ModelConfig, RoleModels
     from guigraph.llm.hub import ModelHub
 
@@ -266,10 +267,10 @@ def _team_maker(
         raise ConfigError(f"--policy {config.policy} needs a model (--model, --base-url)")
     models = RoleModels(default=ModelConfig.from_dict(config.model).resolved())
     hub = resources.enter_context(ModelHub(models, usage_path=usage_path))
-    policy, verify = Policy(config.policy), Verify(config.verify)
     return lambda memory: model_team(
-        kb, view, hub, ModelTeamOptions(policy=policy, verify=verify, memory=Memory(memory))
-    )
+        kb, view, hub,
+        ModelTeamOptions(policy=config.policy, verify=config.verify, memory=Memory(memory)),
+    )  # fmt: skip
 
 
 def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
