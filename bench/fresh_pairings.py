@@ -214,9 +214,31 @@ SESSION_11B: dict[str, tuple[str, ...]] = {
     "info.reminder": ("Reminder, please: {text}",),
     "social.message": ("Text for {contact}: {text}",),
 }
+#: Session 13's, written before it ran, for words a recorded run's controls show and no
+#: recorded instruction says (``compiler.controls``): the control's word where the recorded
+#: wording had another, and tasks that say such a word of another app in passing.
+SESSION_13: dict[str, tuple[str, ...]] = {
+    "shop.wishlist": (
+        "Add the {product} to my wishlist",
+        "Could you wishlist the {product}?",
+        "Keep the {product} on my wish list",
+    ),
+    "shop.buy": (
+        "Please place an order for the {product}",
+        "Take the {product} through checkout",
+    ),
+    "shop.cart": ("Put the {product} in my cart, not the wishlist",),
+    "tool.wifi": ("Toggle the Wi-Fi {state}", "Set the wireless network {state}"),
+    "tool.dark_mode": ("Toggle the dark theme {state}",),
+    "info.weather": ("Show me the forecast for {city}",),
+    "tool.timer": ("Count down {minutes} minutes with a timer",),
+    "media.photo": ("Press the shutter in the camera app",),
+    "social.message": ("Start a chat with {contact} saying {text}",),
+    "info.event": ("Create a calendar event {title} on {date} at {time}",),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
     "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
-    "s11": SESSION_11, "s11b": SESSION_11B,
+    "s11": SESSION_11, "s11b": SESSION_11B, "s13": SESSION_13,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 

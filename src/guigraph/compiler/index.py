@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.controls import learn_control_words
 from guigraph.compiler.fields import (
     field_sayings,
     learn_field_words,
@@ -69,6 +70,9 @@ class GraphView:
     said_words: dict[str, frozenset[str]] = field(default_factory=dict)
     #: id-less screen field -> the states runs read it on (``fields.learn_read_states``)
     read_at: dict[str, frozenset[int]] = field(default_factory=dict)
+    #: word no recorded instruction says -> the one app whose tapped controls show it
+    #: (``controls.learn_control_words``: "wishlist" from ``add_to_wishlist``)
+    control_words: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -84,6 +88,8 @@ class GraphView:
             self._name_fields()
         if not self.read_at:
             self.read_at = learn_read_states(self.traces, self.edges, self.nodes)
+        if not self.control_words:
+            self.control_words = learn_control_words(self.traces, self.edges, self.nodes)
         self._typed_read: dict[tuple[int, str], bool] = {}
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from guigraph.compiler.controls import control_words as controls_shown
 from guigraph.compiler.fields import (
     answers_more,
     asked_fields,
@@ -135,6 +136,7 @@ def rank_plans(
     said_words: Mapping[str, frozenset[str]] | None = None,
     read_at: Mapping[str, frozenset[int]] | None = None,
     encoder: TextEncoder | None = None,
+    control_words: Mapping[str, str] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed).
@@ -181,7 +183,7 @@ def rank_plans(
 
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers, marked, carry, names)
+                markers, marked, carry, names, control_words or {})
         for r in retrieved
     ]  # fmt: skip
     # The similarity term, for the traces that open every app the task marks ("email what it
@@ -239,14 +241,18 @@ def _single(
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
     read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
     marked: frozenset[str], carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
-    names: Sequence[str],
+    names: Sequence[str], control_words: Mapping[str, str],
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
         script, item.trace, instruction, values, fills, aliases, read_fields
     )
     steps, unasked = carry(binding.steps)
-    shared = content_words(item.trace.instruction) | _named_apps(
-        app_sequence(binding.steps), aliases, wanted
+    # What the trace did, as its controls show it, for words no recorded task says.
+    shown = controls_shown(binding.steps, values, item.trace.instruction, control_words)
+    shared = (
+        content_words(item.trace.instruction)
+        | _named_apps(app_sequence(binding.steps), aliases, wanted)
+        | shown
     )
     if _same_words(item.trace.instruction, instruction):
         # The very task recorded again: every word is explained, as well as values can be (a
