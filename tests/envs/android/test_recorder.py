@@ -118,3 +118,37 @@ def test_a_recorded_demonstration_reproduces_what_the_person_did(
     episode = data.load(episode_id)
     assert all(step.observation.elements for step in episode.steps)
     assert episode.steps[0].observation.app == "com.android.launcher3"
+
+
+@pytest.mark.parametrize("ending", ["second Ctrl-C", "device gone"])
+def test_the_episode_is_kept_when_the_last_screen_cannot_be_captured(
+    adb_server: FakeAdbServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ending: str
+) -> None:
+    """Stopping captures the screen after the last action; a person who presses Ctrl-C again
+    while that capture runs, or a phone unplugged by then, must not cost the recording (before,
+    the KeyboardInterrupt or EnvError left ``run`` and nothing was written)."""
+    from guigraph.errors import EnvError
+    from guigraph.types import Task
+
+    set_up(adb_server.device, "info.note", 5)
+    env = AndroidEnv()
+    recorder = PersonRecorder(env, "Open the notes", tmp_path / "rec")
+    before = env.attach(Task(task_id="recorded", instruction="Open the notes"))
+    device_info = recorder._device_info()  # read at the start, as ``run`` does
+    recorder._take(Action.click(250, 500), before)
+
+    def fails(*_: object) -> object:
+        if ending == "second Ctrl-C":
+            raise KeyboardInterrupt
+        raise EnvError("device emulator-5554: not found")
+
+    monkeypatch.setattr(env, "observe", fails)
+    monkeypatch.setattr(env.device, "summary", fails)
+    monkeypatch.setattr(env.device, "prop", fails)
+    recording = recorder._write(recorder._last_screen(before), device_info)
+    assert recording.path is not None
+    assert [a.type for a in recording.actions] == [ActionType.CLICK, ActionType.COMPLETE]
+    data = OdysseyDataset(tmp_path / "rec")
+    [episode_id] = data.episode_ids("random", "train")
+    episode = data.load(episode_id)
+    assert len(episode.steps) == 2 and episode.steps[-1].observation.elements

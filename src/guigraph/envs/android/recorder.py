@@ -64,6 +64,9 @@ class PersonRecorder:
         device = self.env.device
         task = Task(task_id="recorded", instruction=self.instruction, category=self.category)
         before = self.env.attach(task)
+        # Read while the device surely answers: the episode is written with it even when the
+        # device is gone by the time the person stops.
+        device_info = self._device_info()
         reader = GestureReader(self.env.screen, touch_ranges(device.shell("getevent -lp")))
         stream = device.stream("getevent -lt")
         sock = stream.conn
@@ -91,7 +94,16 @@ class PersonRecorder:
             pass  # the person is done: keep what was recorded
         finally:
             stream.close()
-        return self._write(self._capture(None) if pending else before)
+        return self._write(self._last_screen(before) if pending else before, device_info)
+
+    def _last_screen(self, before: Observation) -> Observation:
+        """The screen after the last action, to end the episode on; if the person presses
+        Ctrl-C again while it is captured, or the device stops answering, the screen before
+        that action stands in for it: the actions recorded are kept either way."""
+        try:
+            return self._capture(None)
+        except (KeyboardInterrupt, EnvError):
+            return before
 
     def _capture(self, observation: Observation | None) -> Observation:
         if observation is None:
@@ -118,7 +130,17 @@ class PersonRecorder:
             self._steps.append(Step(len(self._steps), self._text_before, action))
         self._text, self._text_before = "", None
 
-    def _write(self, last: Observation) -> Recording:
+    def _device_info(self) -> DeviceInfo:
+        summary = self.env.device.summary()
+        return DeviceInfo(
+            summary.model or self.env.serial,
+            summary.width,
+            summary.height,
+            product=self.env.device.prop("ro.product.device"),
+            release_version=summary.android,
+        )
+
+    def _write(self, last: Observation, device: DeviceInfo) -> Recording:
         from guigraph.data.odyssey import write_episode
         from guigraph.envs.wrappers import _add_to_train_split
 
@@ -127,14 +149,6 @@ class PersonRecorder:
         if not self._steps:
             return Recording(None, episode_id)
         steps = [*self._steps, Step(len(self._steps), last, Action(ActionType.COMPLETE))]
-        summary = self.env.device.summary()
-        device = DeviceInfo(
-            summary.model or self.env.serial,
-            summary.width,
-            summary.height,
-            product=self.env.device.prop("ro.product.device"),
-            release_version=summary.android,
-        )
         apps = [s.observation.app or "" for s in steps]
         episode = Episode(
             episode_id=episode_id,
