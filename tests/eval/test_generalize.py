@@ -314,3 +314,21 @@ def test_a_model_policy_against_no_server_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert result.output.startswith("error: ") and "Traceback" not in result.output
     assert not (tmp_path / "run").exists()  # nothing started
+
+
+def test_a_run_resumed_within_the_same_second_gets_a_usage_file_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """The usage file is named by the second a run starts; the run resumed right after a
+    first one (as the test above does) reported the first run's calls as its own."""
+    from guigraph.choices import Policy
+    from guigraph.eval.demo import DemoConfig
+    from guigraph.eval.generalize import _usage_path
+
+    config = GeneralizeConfig(DemoConfig(episodes=4, seed=3), Half.DEV, policy=Policy.HYBRID)
+    first = _usage_path(tmp_path, config)
+    first.parent.mkdir(parents=True)
+    first.write_text("{}")
+    second = _usage_path(tmp_path, config)
+    assert second != first and not second.exists()
+    assert second.parent == first.parent and second.name.startswith("generalize-dev-hybrid-")

@@ -176,7 +176,14 @@ def _usage_path(out: Path, config: GeneralizeConfig) -> Path:
     """This run's usage file: one per run (a resumed run's calls are its own), rewritten after
     every call so that a killed run keeps it."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return out / "usage" / f"generalize-{config.half}-{config.policy}-{stamp}.json"
+    name = f"generalize-{config.half}-{config.policy}-{stamp}"
+    path, n = out / "usage" / f"{name}.json", 1
+    # A run resumed within the second of the last one is still another run: it must neither
+    # report that run's calls as its own nor write over them.
+    while path.exists():
+        n += 1
+        path = out / "usage" / f"{name}-{n}.json"
+    return path
 
 
 def _model_report(config: GeneralizeConfig, usage: Path) -> dict[str, Any]:
