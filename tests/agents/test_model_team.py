@@ -12,6 +12,7 @@ from guigraph.agents.loop import Budget, EpisodeResult, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
 from guigraph.agents.roles import OutcomeStatus
 from guigraph.compiler.index import GraphView
+from guigraph.compiler.script import is_home
 from guigraph.envs.simphone.env import SimPhone
 from guigraph.envs.simphone.tasks import make_task
 from guigraph.errors import ConfigError
@@ -252,3 +253,25 @@ def test_graph_policy_uses_the_model_only_to_verify(
         model_team(None, None, hub_for(server), ModelTeamOptions(policy="hybrid"))
     with pytest.raises(ConfigError, match="--verify must be one of"):
         ModelTeamOptions(verify="sometimes")
+
+
+def _app_schema(server: FakeModelServer) -> dict[str, object]:
+    [request] = _requests(server, "global planner")
+    schema = request["response_format"]["json_schema"]["schema"]  # type: ignore[index]
+    return schema["properties"]["subgoals"]["items"]["properties"]["app"]  # type: ignore[no-any-return]
+
+
+def test_the_hybrid_planner_names_only_apps_the_graph_can_follow(
+    server: FakeModelServer, kb: KnowledgeBase, view: GraphView
+) -> None:
+    """Under guided decoding the schema is what a small model can say: the hybrid team follows
+    recorded workflows, so its plan's apps are the KB's (SmolLM2-135M otherwise names apps no
+    run visited, and the graph is dropped); the model team alone may need any app."""
+    _, env, _ = run(server, kb, view, WIFI, policy="hybrid", verify="never")
+    assert env.task_succeeded()
+    app = _app_schema(server)
+    recorded = {n.app for n in view.nodes.values() if n.app and not is_home(n.app)}
+    assert set(app["enum"]) == recorded | {"none"}  # type: ignore[call-overload]
+    server.requests.clear()
+    run(server, kb, view, WIFI, policy="model", verify="never")
+    assert _app_schema(server) == {"type": "string"}

@@ -205,7 +205,7 @@ class ScreenText:
 
 def _app(value: Any) -> str | None:
     text = _filled(value)
-    return None if text.lower() in ("", "null", "none", "home") else text
+    return None if text.lower() in ("", "null", schemas.NO_APP, "home") else text
 
 
 def _filled(value: Any) -> str:
@@ -229,9 +229,11 @@ class ModelPlanner:
     """Global planner (plan, completion) and sub-goal planner in one: both read the progress
     reply, so a step costs one call for "done?" and "what next?" together."""
 
-    def __init__(self, plans: RoleClient, progress: RoleClient):
+    def __init__(self, plans: RoleClient, progress: RoleClient, apps: Sequence[str] = ()):
         self.plans, self.progress = plans, progress
         self.briefing = plans.briefing
+        #: The apps a plan may name (``schemas.planner``); none: any.
+        self.schema = schemas.planner(apps)
         self._last: tuple[tuple[int, str, int], Reply] | None = None
 
     def plan(self, task: Task, context: object) -> Plan:
@@ -239,7 +241,7 @@ class ModelPlanner:
         self.briefing.task, self.briefing.context_text = task, text
         self.briefing.episode, self.briefing.step = task.task_id, 0
         reply = self.plans.ask_json(
-            fill("planner", instruction=task.instruction, context=text), schema=schemas.PLANNER
+            fill("planner", instruction=task.instruction, context=text), schema=self.schema
         )
         subgoals = _subgoals(reply.value) if reply.ok else ()
         if not subgoals:

@@ -45,6 +45,7 @@ from guigraph.agents.verifier import RuleVerifier
 from guigraph.choices import History, Memory, Policy, Verify, choose
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
+from guigraph.compiler.script import is_home
 from guigraph.errors import ConfigError
 from guigraph.types import ActionType, Task
 
@@ -110,7 +111,10 @@ def model_team(
         return found
 
     observer = ModelObserver(client("observer")) if options.describe_screens else None
-    model_planner = ModelPlanner(client("planner"), client("progress"))
+    # The hybrid team follows recorded workflows, so its model plans among the KB's apps; the
+    # model team alone may need an app nobody recorded, and names any.
+    apps = _recorded_apps(view) if options.policy is Policy.HYBRID and view is not None else ()
+    model_planner = ModelPlanner(client("planner"), client("progress"), apps)
     model_decider = ModelDecider(client("decider"), options.action_space, observer)
     trusted = TRUSTED if options.verify is Verify.ADAPTIVE else frozenset()
     verifier = _verifier(options.verify, ModelVerifier(client("verifier")), trusted)
@@ -142,6 +146,12 @@ def model_team(
         locate=kb_locator(kb) if use_graph and kb is not None else None,
         max_attempts=options.max_attempts,
     )  # fmt: skip
+
+
+def _recorded_apps(view: GraphView) -> tuple[str, ...]:
+    """The apps recorded runs worked in, most used first (the launcher is none)."""
+    ranked = sorted(view.app_counts.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(app for app, _ in ranked if app and not is_home(app))
 
 
 def _verifier(mode: Verify, model: ModelVerifier, trusted: frozenset[str]) -> Verifier:

@@ -16,21 +16,33 @@ from guigraph.types import ActionType
 
 _TEXT: dict[str, Any] = {"type": "string"}
 
-PLANNER: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "subgoals": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"description": _TEXT, "app": _TEXT},
-                "required": ["description"],
+#: What a sub-goal's "app" takes when it names none ("null" and "home" read the same).
+NO_APP = "none"
+
+
+def planner(apps: Collection[str] = ()) -> dict[str, Any]:
+    """``{"subgoals": [{"description", "app"}], "rationale"}``; with ``apps``, a sub-goal's
+    app is one of them (or :data:`NO_APP`): a team whose steps come from recorded workflows can
+    only follow apps they visit, and a small model under guided decoding then picks among them
+    instead of naming an app nobody recorded."""
+    app: dict[str, Any] = {"type": "string", "enum": [*apps, NO_APP]} if apps else _TEXT
+    return {
+        "type": "object",
+        "properties": {
+            "subgoals": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"description": _TEXT, "app": app},
+                    "required": ["description"],
+                },
             },
+            "rationale": _TEXT,
         },
-        "rationale": _TEXT,
-    },
-    "required": ["subgoals"],
-}
+        "required": ["subgoals"],
+    }
+
+
 PROGRESS: dict[str, Any] = {
     "type": "object",
     "properties": {"complete": {"type": "boolean"}, "subgoal": _TEXT, "app": _TEXT},
