@@ -25,7 +25,9 @@ def _tap(label: str, rid: str = "") -> ActionTemplate:
     return ActionTemplate(ActionType.CLICK, target_label=label, target_id=rid)
 
 
-def _learned(taps: dict[int, ActionTemplate], said: str = "", tail: tuple = ()) -> dict:
+def _learned(
+    taps: dict[int, ActionTemplate], said: str = "", tail: tuple[ActionTemplate, ...] = ()
+) -> dict[str, str]:
     nodes = {1: _node(1, "Shop"), 2: _node(2, "Shop"), 3: _node(3, "Notes"), 4: _node(4, "Notes")}
     edges = {
         n: Edge(n, n, n + 1 if n in (1, 3) else n, (tap,), (), tap.target_label, 1)

@@ -71,7 +71,7 @@ def learn_control_words(
     return {word: next(iter(owners)) for word, owners in apps.items() if len(owners) == 1}
 
 
-def control_words(
+def shown_control_words(
     steps: Sequence[ScriptStep],
     values: ValueIndex,
     recorded_instruction: str,

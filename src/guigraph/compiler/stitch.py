@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from guigraph.compiler.controls import control_words as controls_shown
+from guigraph.compiler.controls import shown_control_words
 from guigraph.compiler.fields import (
     answers_more,
     asked_fields,
@@ -248,7 +248,7 @@ def _single(
     )
     steps, unasked = carry(binding.steps)
     # What the trace did, as its controls show it, for words no recorded task says.
-    shown = controls_shown(binding.steps, values, item.trace.instruction, control_words)
+    shown = shown_control_words(binding.steps, values, item.trace.instruction, control_words)
     shared = (
         content_words(item.trace.instruction)
         | _named_apps(app_sequence(binding.steps), aliases, wanted)
