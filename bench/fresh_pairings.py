@@ -236,9 +236,50 @@ SESSION_13: dict[str, tuple[str, ...]] = {
     "social.message": ("Start a chat with {contact} saying {text}",),
     "info.event": ("Create a calendar event {title} on {date} at {time}",),
 }
+#: Session 14's, written before it ran, for words of a task that no recorded instruction
+#: says but the KB's sentence encoder knows a recorded word for (``compiler.neighbours``):
+#: synonyms, other word forms and everyday words for what the recorded wording names.
+SESSION_14: dict[str, tuple[str, ...]] = {
+    "shop.buy": ("Go ahead and buy me a {product}", "Grab a {product} from ShopMall and pay"),
+    "shop.cart": ("Drop the {product} into my basket",),
+    "media.photo": ("Capture a photograph with the camera",),
+    "media.play": ("Listen to {song} in Tunes",),
+    "info.reminder": ("Don't let me forget to {text}",),
+    "tool.alarm": ("Wake me at {time} with an alarm labelled {label}",),
+    "tool.timer": ("Start a countdown of {minutes} minutes",),
+    "social.mail": ("Send an e-mail to {contact} titled {subject}",),
+    "social.message": ("Send an SMS to {contact}: {text}",),
+    "info.delete_note": ("Remove the note {title}", "Erase my note {title}"),
+    "media.like": ("Favourite the song {song} in Tunes",),
+    "social.share_photo": ("Send {contact} my most recent photograph",),
+    "tool.brightness": ("Dim the screen brightness to {level}%",),
+    "info.event": ("Schedule {title} for {date} at {time}",),
+    "media.video": ("Stream the ViewTube video {video}",),
+    "shop.article": ("Read the {site} story about {topic}",),
+    "multi.price_note": ("Record the cost of the {product} in a note named {title}",),
+    "tool.world_clock": ("Include {city} among my world clocks",),
+}
+#: Session 14's second, written after runs inside runs (``compiler.contained``) were built
+#: and before this set ran: a task in two parts, the first what a shorter recorded run does.
+SESSION_14B: dict[str, tuple[str, ...]] = {
+    "shop.bookmark": (
+        "Open the {site} article about {topic} and save it to my bookmarks",
+        "Search {site} for {topic}, then bookmark the article",
+    ),
+    "shop.buy": ("Search ShopMall for the {product} and buy it",),
+    "shop.cart": ("Look up the {product} on ShopMall and add it to my cart",),
+    "shop.wishlist": ("Find the {product} on ShopMall and save it for later",),
+    "media.like": ("Find {song} in Tunes and like it",),
+    "media.playlist": ("Open {song} in Tunes and add it to my {playlist} playlist",),
+    "social.share_video": ("Open the ViewTube video {video} and send it to {contact}",),
+    "social.share_photo": ("Open the Gallery and share my latest photo with {contact}",),
+    "multi.photo_share": ("Use the camera to take a photo and share it with {contact}",),
+    "info.delete_note": ("Open my note {title} and delete it",),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
     "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
-    "s11": SESSION_11, "s11b": SESSION_11B, "s13": SESSION_13,
+    "s11": SESSION_11, "s11b": SESSION_11B, "s13": SESSION_13, "s14": SESSION_14,
+    "s14b": SESSION_14B,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from guigraph.compiler.contained import InnerRuns, learn_inner_runs
 from guigraph.compiler.controls import learn_control_words
 from guigraph.compiler.fields import (
     field_sayings,
@@ -73,6 +74,9 @@ class GraphView:
     #: word no recorded instruction says -> the one app whose tapped controls show it
     #: (``controls.learn_control_words``: "wishlist" from ``add_to_wishlist``)
     control_words: dict[str, str] = field(default_factory=dict)
+    #: episode id -> the runs whose steps begin it (``contained``: the run that finds an
+    #: article, inside the run that finds one and bookmarks it)
+    inner_runs: dict[str, InnerRuns] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
@@ -90,6 +94,8 @@ class GraphView:
             self.read_at = learn_read_states(self.traces, self.edges, self.nodes)
         if not self.control_words:
             self.control_words = learn_control_words(self.traces, self.edges, self.nodes)
+        if not self.inner_runs:
+            self.inner_runs = learn_inner_runs(self.traces, self.edges, self.nodes, self.values)
         self._typed_read: dict[tuple[int, str], bool] = {}
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())

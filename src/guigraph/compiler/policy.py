@@ -98,7 +98,7 @@ class GraphPolicy:
             field_words=self.view.field_words, fills=context.fills,
             read_fields=self.view.read_fields, said_words=self.view.said_words,
             read_at=self.view.read_at, encoder=self.view.encoder,
-            control_words=self.view.control_words,
+            control_words=self.view.control_words, inner_runs=self.view.inner_runs,
         )  # fmt: skip
         if not ranked:
             return Plan((), rationale="nothing to follow")

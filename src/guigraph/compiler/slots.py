@@ -132,6 +132,12 @@ def clauses(instruction: str) -> list[str]:
     return list(_clauses(instruction, conventions.active().clause_joiners, _language()))
 
 
+def clause_parts(instruction: str) -> list[str]:
+    """Every part of a task in several steps, however short ("bookmark it" too)."""
+    breaks = _clause_break(conventions.active().clause_joiners)
+    return [p for p in (p.strip(" .,") for p in breaks.split(instruction)) if p]
+
+
 @functools.lru_cache(maxsize=4096)
 def _clauses(instruction: str, joiners: tuple[str, ...], language: TaskLanguage) -> tuple[str, ...]:
     # Stitching asks for the clauses of each donor once per segment value: remembered.

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from guigraph.compiler.contained import InnerRuns, inner_words
 from guigraph.compiler.controls import shown_control_words
 from guigraph.compiler.fields import (
     answers_more,
@@ -137,6 +138,7 @@ def rank_plans(
     read_at: Mapping[str, frozenset[int]] | None = None,
     encoder: TextEncoder | None = None,
     control_words: Mapping[str, str] | None = None,
+    inner_runs: Mapping[str, InnerRuns] | None = None,
 ) -> list[PlanChoice]:
     """Every option, best first: the team falls back on the next when one proves unworkable
     (the recorded contact is not in this phone's list, so another recorded way is needed).
@@ -183,7 +185,8 @@ def rank_plans(
 
     options = [
         _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers, marked, carry, names, control_words or {})
+                markers, marked, carry, names, control_words or {},
+                (inner_runs or {}).get(r.trace.episode_id))
         for r in retrieved
     ]  # fmt: skip
     # The similarity term, for the traces that open every app the task marks ("email what it
@@ -241,7 +244,7 @@ def _single(
     values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
     read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
     marked: frozenset[str], carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
-    names: Sequence[str], control_words: Mapping[str, str],
+    names: Sequence[str], control_words: Mapping[str, str], inner: InnerRuns | None,
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
         script, item.trace, instruction, values, fills, aliases, read_fields
@@ -249,11 +252,15 @@ def _single(
     steps, unasked = carry(binding.steps)
     # What the trace did, as its controls show it, for words no recorded task says.
     shown = shown_control_words(binding.steps, values, item.trace.instruction, control_words)
-    shared = (
-        content_words(item.trace.instruction)
-        | _named_apps(app_sequence(binding.steps), aliases, wanted)
-        | shown
-    )
+    naming_apps = _named_apps(app_sequence(binding.steps), aliases, wanted)
+    shared = content_words(item.trace.instruction) | naming_apps | shown
+    apps = app_sequence(binding.steps)
+    misfits = _misfits(apps, marked, markers, wanted, aliases)
+    if inner is not None and not misfits & inner.added_apps:
+        # What the runs inside this one did, it did first: their words explain it too. Not
+        # where it goes on in another app the task's words do not fit (it emails the
+        # article's headline where the task asks to text it).
+        shared |= inner_words(instruction, shared, binding.claimed, inner, naming_apps)
     if _same_words(item.trace.instruction, instruction):
         # The very task recorded again: every word is explained, as well as values can be (a
         # loose alignment elsewhere must not outbid it: "Select [L0] and click Submit" read
@@ -268,10 +275,9 @@ def _single(
     explained = set(claimed) | binding.claimed
     unused = sum(not content_words(name) & explained for name in names)
     score -= UNUSED_NAME_PENALTY * unused + UNFILLED_PENALTY * unasked
-    apps = app_sequence(binding.steps)
     # As for a stitched piece: every recorded use of an app says "email" and this task does
     # not, or the task says "email" and the trace never opens Mail.
-    score -= MISFIT_PENALTY * len(_misfits(apps, marked, markers, wanted, aliases))
+    score -= MISFIT_PENALTY * len(misfits)
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
 
 
