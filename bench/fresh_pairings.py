@@ -276,10 +276,60 @@ SESSION_14B: dict[str, tuple[str, ...]] = {
     "multi.photo_share": ("Use the camera to take a photo and share it with {contact}",),
     "info.delete_note": ("Open my note {title} and delete it",),
 }
+#: Session 15's, written before it ran and before any change of the session: reworded seen
+#: tasks in the benchmark's kinds of rewording (questions, politeness, word order, numbers in
+#: words, 12-hour times, month names, enable/disable), over single- and multi-app templates.
+SESSION_15: dict[str, tuple[str, ...]] = {
+    "tool.alarm": (
+        "At {time:12h} I need an alarm, name it {label}",
+        "Could you please wake me up at {time:hour}? Call the alarm {label}",
+    ),
+    "tool.timer": (
+        "I need a {minutes:words}-minute timer",
+        "Would you time {minutes} minutes for me?",
+    ),
+    "tool.wifi": ("Please {state:switch} the Wi-Fi", "Wi-Fi should be {state}, please"),
+    "tool.dark_mode": ("Could you {state:switch} dark theme?",),
+    "tool.brightness": ("Brightness to {level} percent, please",),
+    "tool.world_clock": ("I'd like {city} on my world clock",),
+    "info.note": ("Could you jot down a note named {title} saying {body}?",),
+    "info.event": ("On {date:month} at {time:12h}, put {title} in my calendar",),
+    "info.reminder": ("Could you remind me to {text}?",),
+    "info.weather": ("How is the weather in {city}?",),
+    "info.delete_note": ("Could you get rid of my note {title}?",),
+    "shop.cart": ("The {product}: please put it in my cart",),
+    "shop.buy": ("Could you order the {product} from ShopMall for me?",),
+    "shop.wishlist": ("I'd like to save the {product} for later, please",),
+    "shop.article": ("Open the {site} article you find when you search the web for {topic}",),
+    "shop.bookmark": ("Please add a bookmark for the {site} page about {topic}",),
+    "media.play": ("Could you put on {song}?",),
+    "media.playlist": ("Put {song} on my {playlist} playlist, please",),
+    "media.like": ("I like the song {song}, mark it so",),
+    "media.video": ("Can you play the video {video} for me?",),
+    "media.photo": ("Could you snap a photo?",),
+    "social.message": ("Please send {contact} a text saying '{text}'",),
+    "social.post": ("Could you put '{text}' on Chirp?",),
+    "social.mail": ("Please write {contact} an email whose subject is {subject}",),
+    "social.share_video": ("Could you share {video} with {contact}?",),
+    "social.share_photo": ("Please share the last photo I have with {contact}",),
+    "multi.weather_note": ("What's the temperature in {city}? Save it in a note called {title}",),
+    "multi.note_message": ("Could you text {contact} what my note {title} says?",),
+    "multi.weather_message": ("Please message {contact} the temperature in {city}",),
+    "multi.price_note": ("How much is the {product}? Note the price under {title}",),
+    "multi.price_message": ("Could you let {contact} know the price of the {product}?",),
+    "multi.lyrics_post": ("Please post the opening line of {song}'s lyrics on Chirp",),
+    "multi.event_alarm": ("When is my {title} appointment? Set an alarm then, labelled {title}",),
+    "multi.article_mail": ("Please email {contact} the title of the {site} article on {topic}",),
+    "multi.photo_share": ("Could you take a picture and send it to {contact}?",),
+    "multi.song_message": ("Who sings {song}? Please text the answer to {contact}",),
+    "multi.weather_note_message": (
+        "Please note {city}'s temperature under {title} and then text it to {contact}",
+    ),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
     "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
     "s11": SESSION_11, "s11b": SESSION_11B, "s13": SESSION_13, "s14": SESSION_14,
-    "s14b": SESSION_14B,
+    "s14b": SESSION_14B, "s15": SESSION_15,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 
