@@ -123,8 +123,13 @@ def test_one_field_of_one_task_takes_one_value() -> None:
         return step, trace
 
     reading = trace_to("Hiro", "Open the note Groceries and text what it says to Hiro", "t3")
-    alone = bind([reading[0]], reading[1], task, ValueIndex(), cache={})
+    # Alone, the trace finds no recipient: "Jonas" and "Shopping" are both names it could be.
+    other = "Message Jonas the contents of my Shopping note"
+    alone = bind([reading[0]], reading[1], other, ValueIndex(), cache={})
     assert alone.unfilled == 1 and alone.steps[0].text == "Hiro"
+    # Where the task's one name the recorded wording does not say is left, it is the one.
+    left = bind([reading[0]], reading[1], task, ValueIndex(), cache={})
+    assert left.steps[0].text == "Jonas"
     fills: dict = {}
     plain = trace_to("Farah", "Message Farah: On my way", "t4")
     assert bind([plain[0]], plain[1], task, ValueIndex(), cache=fills).steps[0].text == "Jonas"
@@ -235,3 +240,55 @@ def test_a_one_word_value_takes_no_set_off_text() -> None:
                   values={SlotKey(21, "text1"): "15"})  # fmt: skip
     binding = bind([step], trace, "Set a reminder: buy a gift", ValueIndex())
     assert binding.unfilled == 1 and binding.steps[0].text == "15"
+
+
+def alarm_label_step() -> tuple[ScriptStep, Trace]:
+    step = typing_step(35, "Clock", "t8", 30)
+    donor = "Wake me at 15:00 with an alarm named Bus"
+    trace = Trace("t8", donor, "General_Tool", ("Clock",), (1, 35), (30,), 3,
+                  values={SlotKey(30, "text1"): "Bus"})  # fmt: skip
+    return step, trace
+
+
+def test_a_name_no_slot_took_goes_to_the_one_name_slot_left_open() -> None:
+    """No word of the recorded wording stands beside the new name ("named Bus" / "name it
+    Laundry"), but it is the one name the task says that nothing else took."""
+    step, trace = alarm_label_step()
+    for task in (
+        "At 10:00 pm I need an alarm, name it Laundry",
+        "Could you please wake me up at 22:00? Call the alarm Laundry",
+    ):
+        binding = bind([step], trace, task, ValueIndex())
+        assert binding.steps[0].text == "Laundry", task
+        # It fills the slot but weighs nothing in ranking: it explains no word of the task,
+        # and the slot counts as open.
+        assert "laundry" not in binding.claimed and binding.unfilled == 1
+
+
+def test_a_leftover_name_is_no_app_no_placed_value_and_never_one_of_two() -> None:
+    step, trace = alarm_label_step()
+    # An app's name is no label.
+    app = bind([step], trace, "Set a 22:00 alarm in Clock, name it after nothing", ValueIndex(),
+               aliases={"clock": "Clock"})  # fmt: skip
+    assert app.unfilled == 1 and app.steps[0].text == "Bus"
+    # Two names: which one, nothing tells.
+    two = bind([step], trace, "At 22:00 I need an alarm, Gym or Laundry", ValueIndex())
+    assert two.unfilled == 1 and two.steps[0].text == "Bus"
+    # A name the sentence opens with has the sentence's capital; quoted text is another's.
+    opening = bind([step], trace, "Laundry alarm needed at 22:00 'Now'", ValueIndex())
+    assert opening.unfilled == 1
+
+
+def test_a_name_inside_a_value_refused_as_another_apps_is_no_leftover() -> None:
+    """The alignment found "ViewTube video City Tour" and refused it (it names another app):
+    "City Tour" inside it is no product for the one open slot either."""
+    step = typing_step(28, "ShopMall", "t1", 7)
+    donor = "Find the price of the Zephyr lamp and note it down under Work"
+    trace = Trace("t1", donor, "Multi_Apps", ("ShopMall",), (1, 28), (7,), 3,
+                  values={SlotKey(7, "text1"): "Zephyr lamp"})  # fmt: skip
+    task = "Find the price of the ViewTube video City Tour and note it down under Work"
+    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    assert binding.unfilled == 1 and binding.steps[0].text == "Zephyr lamp"
+    # Without another app's name, the new product is the one name left.
+    task = "Find the price of the Pique kettle and note it down under Work"
+    assert bind([step], trace, task, ValueIndex(), aliases=ALIASES).steps[0].text == "Pique kettle"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guigraph.compiler.forms import conform
+from guigraph.compiler.forms import conform, in_screen_forms
 from guigraph.compiler.script import ScriptStep, bind
 from guigraph.compiler.values import ValueIndex, type_site
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
@@ -64,3 +64,16 @@ def test_binding_types_the_fields_form_and_claims_the_instructions_words() -> No
     assert binding.steps[1].text == "Jun 27"
     assert binding.steps[1].bound_values == {"text1": "Jun 27"}
     assert "june" in binding.claimed
+
+
+def test_a_12_hour_time_goes_on_the_clock_the_recorded_values_show() -> None:
+    """ "10:00 pm" is the "22:00" to type where recorded times run past 12:59; where none
+    does, nothing shows the screens use a 24-hour clock and the task's time stays."""
+    on_24 = ValueIndex()
+    on_24.by_site[type_site(35, "HH:MM")] |= {"06:30", "22:00"}
+    task = "At 10:00 pm I need an alarm, name it Laundry, twenty minutes early"
+    said = in_screen_forms(task, on_24)
+    assert said == "At 22:00 I need an alarm, name it Laundry, 20 minutes early"
+    ambiguous = ValueIndex()
+    ambiguous.by_site[type_site(35, "HH:MM")] |= {"06:30", "10:00"}
+    assert in_screen_forms(task, ambiguous).startswith("At 10:00 pm")

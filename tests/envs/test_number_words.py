@@ -20,3 +20,13 @@ def test_quoted_values_and_words_containing_number_words_are_kept() -> None:
 
 def test_a_world_without_number_words_keeps_the_text() -> None:
     assert Conventions(name="bare").with_digits("three minutes") == "three minutes"
+
+
+def test_twelve_hour_times_go_on_the_24_hour_clock_outside_quotes() -> None:
+    assert ANDROID.with_24_hour_clock("At 10:00 pm I need an alarm") == "At 22:00 I need an alarm"
+    assert ANDROID.with_24_hour_clock("wake me at 7am") == "wake me at 7:00"
+    assert ANDROID.with_24_hour_clock("at 12 am, then 12:30 p.m.") == "at 0:00, then 12:30"
+    assert ANDROID.with_24_hour_clock("Text Bo 'at 7 pm' now") == "Text Bo 'at 7 pm' now"
+    # No number before the mark, or an hour no 12-hour clock shows: not a time.
+    assert ANDROID.with_24_hour_clock("I am at 13 pm") == "I am at 13 pm"
+    assert Conventions(name="bare").with_24_hour_clock("at 10 pm") == "at 10 pm"

@@ -20,9 +20,9 @@ from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
 from guigraph.choices import History, Memory, Verify, choose
+from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
-from guigraph.envs import conventions
 from guigraph.types import Action, ActionType, Task
 
 if TYPE_CHECKING:
@@ -72,9 +72,9 @@ def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOpt
     policy = GraphPolicy(view, mode=options.memory) if use_graph and view else None
 
     def context(task: Task) -> Context | None:
-        if not use_graph or kb is None:
+        if not use_graph or kb is None or view is None:
             return None
-        instruction = conventions.active().with_digits(task.instruction)  # as make_plan
+        instruction = in_screen_forms(task.instruction, view.values)  # as make_plan
         return retrieve(
             kb, instruction, k=options.top_k, token_budget=options.token_budget,
             graph=view,

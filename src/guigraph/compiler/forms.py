@@ -3,7 +3,10 @@
 A task may say "June 27 at 9:30" where the calendar's date field was always given "Jun 27" and
 times were always typed "09:30"; the world checks the typed value, so "June 27" is a wrong date
 there. The recorded values of a field show its form, and only they decide: nothing here knows
-month names or clock formats.
+month names or clock formats. Only the task's language is read for what it writes in words:
+its number words and the marks of a 12-hour time ("pm"), from the world's conventions, and a
+12-hour time goes on the 24-hour clock only where the recorded values show that clock
+(``in_screen_forms``).
 
 - A word of the new value that no recorded value of the field uses, and that begins with
   exactly one word the field's values do use (of at least ``MIN_STEM`` letters), is written as
@@ -24,6 +27,8 @@ import re
 from collections.abc import Collection, Iterable
 
 from guigraph.compiler.slots import value_shape
+from guigraph.compiler.values import ValueIndex
+from guigraph.envs import conventions
 
 #: A shorter common prefix is no evidence of an abbreviation ("Ma" of "May" and "March").
 MIN_STEM = 3
@@ -31,6 +36,16 @@ MIN_STEM = 3
 MIN_VALUES = 3
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w]+|_")
+
+
+def in_screen_forms(instruction: str, values: ValueIndex) -> str:
+    """The task's numbers as the knowledge base's screens write them: spelled-out numbers in
+    digits ("thirty percent" is the "30%" to tap), and 12-hour times on the 24-hour clock
+    where the recorded values are on it ("10:00 pm" is the "22:00" to type). Where they are
+    not, a 12-hour time stays as the task says it."""
+    language = conventions.active()
+    text = language.with_digits(instruction)
+    return language.with_24_hour_clock(text) if values.on_24_hour_clock else text
 
 
 def conform(value: str, field_values: Collection[str], same_kind: Iterable[str] = ()) -> str:

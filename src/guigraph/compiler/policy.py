@@ -27,6 +27,7 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
+from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.grounding import ground, step_text
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import ScriptStep, is_dismissal, is_home
@@ -87,7 +88,7 @@ class GraphPolicy:
         if context is None or not context.traces:
             return Plan((), rationale="no similar trace in the knowledge base")
         # Numbers as screens show them: "thirty percent" is the "30%" to tap.
-        task = replace(task, instruction=conventions.active().with_digits(task.instruction))
+        task = replace(task, instruction=in_screen_forms(task.instruction, self.view.values))
         candidates = list(context.traces)
         if self.mode == "graph":
             candidates += context.app_traces

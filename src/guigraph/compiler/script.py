@@ -15,7 +15,14 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.forms import conform
-from guigraph.compiler.slots import clauses, content_words, fill_slot, is_name, set_off_texts
+from guigraph.compiler.slots import (
+    clauses,
+    content_words,
+    fill_slot,
+    is_name,
+    names_in_sentences,
+    set_off_texts,
+)
 from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
@@ -175,19 +182,31 @@ def bind(
     A text the task sets off in quotes, or by its one separating mark, is a value: where no
     slot took it and one free-text slot is left open ("Post 'Trying a new recipe' on Chirp"
     / "Share a Chirp post saying Lovely morning run"), the script is bound again with that
-    slot taking it (``set_off_texts``)."""
+    slot taking it (``set_off_texts``). So for a name no slot took, where one name slot is
+    left open ("At 10:00 pm I need an alarm, name it Laundry" / "Wake me at 15:00 with an
+    alarm named Bus": no word of the recorded wording is beside the new name)."""
     args = (steps, trace, instruction, values, {} if cache is None else cache, aliases, read_fields)
     binding, leftover = _bind(*args)
     return binding if leftover is None else _bind(*args, leftover=leftover)[0]
 
 
+@dataclass(frozen=True, slots=True)
+class _Leftover:
+    """A value of the task that no slot took, for the one open slot of its sort to take."""
+
+    value: str
+    #: A name, for a slot whose recorded value is a name; else free text set off by quotes or
+    #: a mark, for a free-text slot.
+    name: bool
+
+
 def _bind(
     steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
     fills: FillCache, aliases: Mapping[str, str] | None,
-    read_fields: Mapping[str, frozenset[str]] | None, leftover: str | None = None,
-) -> tuple[Binding, str | None]:  # fmt: skip
-    """``bind``'s pass: the binding, and the set-off text to bind again with (or None). With
-    ``leftover``, the open free-text slot takes it."""
+    read_fields: Mapping[str, frozenset[str]] | None, leftover: _Leftover | None = None,
+) -> tuple[Binding, _Leftover | None]:  # fmt: skip
+    """``bind``'s pass: the binding, and the value no slot took to bind again with (or None).
+    With ``leftover``, the open slot of its sort takes it."""
     binding = Binding([], recorded=steps)
     app_names = set((aliases or {}).values())
     # Each value this binding placed -> the recorded value it stands in for.
@@ -205,7 +224,17 @@ def _bind(
         same = earlier.lower() == recorded.lower()
         return value if same or _part_of(earlier, recorded) or _part_of(recorded, earlier) else None
 
+    # Values of the task refused as of another kind, per site: a name inside one is of that
+    # kind too ("City Tour" of "the ViewTube video City Tour" is no ShopMall product).
+    refused: dict[Site, set[str]] = {}
+
     def wrong_kind(value: str, site: Site, app: str | None) -> bool:
+        wrong = _wrong_kind(value, site, app)
+        if wrong:
+            refused.setdefault(site, set()).add(value)
+        return wrong
+
+    def _wrong_kind(value: str, site: Site, app: str | None) -> bool:
         # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
         named = {w for w in value.split() if w in app_names} - {app}
         return (
@@ -250,18 +279,28 @@ def _bind(
     ]
 
     open_texts: list[str] = []
+    open_names: list[tuple[str, Site, str | None]] = []
+    text_left = leftover.value if leftover is not None and not leftover.name else None
+    name_left = leftover.value if leftover is not None and leftover.name else None
 
-    def fill_typed(recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
+    def fill_typed(
+        recorded: str, site: Site, app: str | None, titled: bool, beside_read: bool
+    ) -> str | None:
         new = fill(recorded, site, app, titled)
+        # Beside a value read off a screen the donor's part is dropped, not replaced.
+        if new is None and not beside_read and _name_or_title(recorded):
+            open_names.append((recorded, site, app))
+            if name_left is not None and not wrong_kind(name_left, site, app):
+                return name_left
         # Free text is words of a sentence ("Lovely morning run"): a name, one word (the topic
         # "volcanoes", the minutes "15") is a value a text set off is not.
         if new is None and not is_name(recorded) and len(recorded.split()) >= 2:
             open_texts.append(recorded)
             # Text of the same case only: a sentence ("Running late") is no search topic
             # ("coffee").
-            same_case = leftover is not None and leftover[:1].isupper() == recorded[:1].isupper()
-            if leftover is not None and same_case and not wrong_kind(leftover, site, app):
-                return leftover
+            same_case = text_left is not None and text_left[:1].isupper() == recorded[:1].isupper()
+            if text_left is not None and same_case and not wrong_kind(text_left, site, app):
+                return text_left
         whole = next((t for t in tapped if _part_of(recorded, t[0])), None) if new is None else None
         if whole is None:
             return new
@@ -277,7 +316,10 @@ def _bind(
         if template.type is ActionType.TYPE:
             site = type_site(step.node, field)
             titled = "title" in field.lower()
-            fill_here = partial(fill_typed, site=site, app=step.app, titled=titled)
+            beside_read = any(source.from_screen for _, source in template.text_sources)
+            fill_here = partial(
+                fill_typed, site=site, app=step.app, titled=titled, beside_read=beside_read
+            )
             form = partial(_in_field_form, values=values, site=site)
             step = _bind_text(step, trace, instruction, fill_here, binding, form)
         elif template.taps:
@@ -301,7 +343,21 @@ def _bind(
         own = content_words(set_off[0])
         parts = [part for part in clauses(instruction) if content_words(part) - own]
         if len(parts) < 2 and set_off[0].lower() not in placed:
-            return binding, set_off[0]
+            return binding, _Leftover(set_off[0], name=False)
+    if leftover is None and binding.unfilled == len(open_names) == 1:
+        name = _unplaced_name(
+            instruction, trace.instruction, open_names[0], placed, aliases or {}, wrong_kind,
+            refused.get(open_names[0][1], set()),
+        )  # fmt: skip
+        if name is not None:
+            return binding, _Leftover(name, name=True)
+    if name_left is not None:
+        # A name no word of the recorded wording points to fills the open slot but weighs
+        # nothing in ranking: it explains no word of the task and the slot still counts as
+        # open, so which run to follow is for the other evidence to decide ("I want to watch
+        # Cat Compilation ..." is no note titled so; "... add it to my cart" no alarm "Lumen").
+        binding.claimed -= content_words(name_left)
+        binding.unfilled += 1
     pairs += [
         (trace.values[key], _typed_value(key, binding.steps))
         for key in trace.values
@@ -311,6 +367,47 @@ def _bind(
     task = frozenset(new_words)
     binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
     return binding, None
+
+
+def _unplaced_name(
+    instruction: str, recorded_instruction: str, slot: tuple[str, Site, str | None],
+    placed: Mapping[str, str],
+    aliases: Mapping[str, str], wrong_kind: Callable[[str, Site, str | None], bool],
+    refused: set[str],
+) -> str | None:  # fmt: skip
+    """The one name the instruction says that no slot took, for the open name ``slot``: not
+    an app's name, no word of a value placed, not a value of another kind nor inside one
+    the slot refused as such, and not a name the recorded instruction says too (its wording,
+    or another value that stayed: "... note it down under Work")."""
+    recorded, site, app = slot
+    taken = {w.lower() for value in placed for w in value.split()}
+    taken |= {w.lower() for name in names_in_sentences(recorded_instruction) for w in name.split()}
+    names = [
+        name
+        for name in names_in_sentences(instruction, plain=not is_name(recorded))
+        if not {w.lower() for w in name.split()} & (taken | set(aliases))
+        and len(name.split()) <= len(recorded.split()) + 1
+        and not any(_words_inside(name, value) for value in refused)
+        and not wrong_kind(name, site, app)
+    ]
+    return names[0] if len(names) == 1 else None
+
+
+def _name_or_title(value: str) -> bool:
+    """A name ("Laundry", "Paper Roads") or a short title ("Call mom", "Piano lesson"): a
+    capital and at most one more plain word, no number; free text ("Lovely morning run") is
+    longer or holds a number."""
+    parts = value.split()
+    plain = [w for w in parts if not w[:1].isupper()]
+    return (
+        bool(parts) and parts[0][:1].isupper() and len(plain) <= 1 and len(parts) <= 3
+        and not any(c.isdigit() for c in value)
+    )  # fmt: skip
+
+
+def _words_inside(part: str, whole: str) -> bool:
+    """``part``'s words are a run of ``whole``'s (case aside)."""
+    return part.lower() == whole.lower() or _part_of(part, whole)
 
 
 def _part_of(typed: str, label: str) -> bool:

@@ -693,6 +693,31 @@ def _names_inside(sentence: str) -> list[str]:
     return [" ".join(run) for run in runs]
 
 
+def names_in_sentences(instruction: str, plain: bool = False) -> list[str]:
+    """The names the instruction says: the runs of capitalized words of each of its
+    sentences (split at a sentence's end, ":" or ";") after the sentence's first word, outside
+    quoted text, a possessive cut off ("Could you wake me at 22:00? Call the alarm Laundry"
+    -> "Laundry"). For a title like "Call mom" (``plain``) a run goes on over the plain words
+    after it, up to a word of the language's glue or a number ("put Yoga class in my
+    calendar" -> "Yoga class")."""
+    language = _language()
+    possessive = _possessive(language.possessive_suffixes)
+    empty = language.stopwords
+    found: list[str] = []
+    for sentence in re.split(r"[.?!:;](?=\s|$)", _QUOTED.sub(" . ", instruction)):
+        parts = words(sentence.strip())
+        i = 1
+        while i < len(parts):
+            if not _is_name([parts[i]]) or parts[i].lower() in empty:
+                i += 1
+                continue
+            run = _name_at_start(parts[i:], plain)
+            name = " ".join(run)
+            found.append(possessive.sub("", name) if possessive else name)
+            i += len(run)
+    return list(dict.fromkeys(found))
+
+
 def _object_of(first: str, capitalized: bool) -> str | None:
     """The object of the clause ``first``: its words after the verb, less article and details."""
     parts = first.split(maxsplit=1)

@@ -33,6 +33,9 @@ CONTROL_SHARE = 0.8
 MIN_VISITS = 3
 
 
+_CLOCK_TIME = re.compile(r"([01]?\d|2[0-3]):[0-5]\d")
+
+
 def _key(value: str) -> str:
     return " ".join(w.lower() for w in words(value))
 
@@ -85,6 +88,7 @@ class ValueIndex:
         self._tap_kin: dict[str, frozenset[str]] | None = None
         self._by_shape: dict[str, list[str]] | None = None
         self._said: dict[str, tuple[str, ...]] = {}
+        self._on_24_hour_clock: bool | None = None
         #: state -> runs that tapped something there
         self.visits: dict[int, int] = defaultdict(int)
 
@@ -99,6 +103,7 @@ class ValueIndex:
         self._pools = None
         self._by_value = None
         self._by_shape = None
+        self._on_24_hour_clock = None
         self._said.clear()
         self._site_keys.clear()
         self._foreign.clear()
@@ -187,6 +192,19 @@ class ValueIndex:
                 for known in values:
                     self._by_shape[value_shape(known)].append(known)
         return self._by_shape.get(value_shape(value), [])
+
+    @property
+    def on_24_hour_clock(self) -> bool:
+        """Whether the recorded values write times on the 24-hour clock: one was typed or
+        tapped past 12:59 or before 1:00 ("22:00", "00:30")."""
+        if self._on_24_hour_clock is None:
+            self._on_24_hour_clock = any(
+                (match := _CLOCK_TIME.fullmatch(value)) is not None
+                and not 1 <= int(match.group(1)) <= 12
+                for values in self.by_site.values()
+                for value in values
+            )
+        return self._on_24_hour_clock
 
     def _by_value_index(self) -> dict[str, list[Site]]:
         self._sites_of("")  # builds the index

@@ -68,6 +68,9 @@ ENGLISH_NUMBER_WORDS: Mapping[str, int] = {
     "hundred": 100,
 }  # fmt: skip
 
+#: English marks of the half of a day a 12-hour time is in -> the hours they add.
+ENGLISH_DAY_HALVES: Mapping[str, int] = {"am": 0, "a.m.": 0, "pm": 12, "p.m.": 12}
+
 #: Words of English that stand for something the task said before ("add it to the calendar").
 ENGLISH_PRONOUNS = frozenset({"it", "this", "that", "them"})
 #: Words before a noun phrase that are not part of a thing's name ("the trip" is "Trip").
@@ -194,6 +197,8 @@ class Conventions:
     pager_classes: tuple[str, ...] = ()
     #: Number words of the world's language -> their value (``ENGLISH_NUMBER_WORDS``).
     number_words: Mapping[str, int] = field(default_factory=dict)
+    #: Marks of a 12-hour time's half of the day -> hours added (``ENGLISH_DAY_HALVES``).
+    day_halves: Mapping[str, int] = field(default_factory=dict)
     #: The rest of what the model-free team reads of the task's language (``ENGLISH_*``):
     #: pronouns, articles, prepositions of a detail, question words, answer verbs. Empty
     #: means the rules that use them do not apply.
@@ -239,6 +244,28 @@ class Conventions:
             return value + (" " if match.group(3) else "")
 
         return _NUMBER_HYPHEN_UNIT.sub(r"\1 ", compound.sub(number, text))
+
+    def with_24_hour_clock(self, text: str) -> str:
+        """``text`` with its 12-hour times on the 24-hour clock ("at 10:00 pm" -> "at
+        22:00", "at 7 am" -> "at 7:00"); quoted text is kept as written. For a world whose
+        screens write times on the 24-hour clock: the caller knows whether they do."""
+        if not self.day_halves:
+            return text
+        marks = "|".join(sorted(map(re.escape, self.day_halves), key=len, reverse=True))
+        time = re.compile(rf"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*({marks})(?!\w)", re.IGNORECASE)
+
+        def clock(match: re.Match[str]) -> str:
+            hours = int(match.group(1)) % 12 + self.day_halves[match.group(3).lower()]
+            return f"{hours}:{match.group(2) or '00'}"
+
+        kept = [m.span() for m in _QUOTED.finditer(text)]
+        out: list[str] = []
+        last = 0
+        for start, end in [*kept, (len(text), len(text))]:
+            out.append(time.sub(clock, text[last:start]))
+            out.append(text[start:end])
+            last = end
+        return "".join(out)
 
     def is_home(self, app: str | None) -> bool:
         return (app or "").strip().lower() in self.home_apps
@@ -306,6 +333,7 @@ _ENGLISH_TASKS = Conventions(
     name="english",
     question_fields=ENGLISH_QUESTION_FIELDS,
     number_words=ENGLISH_NUMBER_WORDS,
+    day_halves=ENGLISH_DAY_HALVES,
     pronouns=ENGLISH_PRONOUNS,
     articles=ENGLISH_ARTICLES,
     detail_prepositions=ENGLISH_DETAIL_PREPOSITIONS,
