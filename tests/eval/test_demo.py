@@ -245,6 +245,21 @@ def test_the_kb_is_built_with_the_chosen_encoder_and_a_folder_keeps_its_own(
     assert not (out / "logs").exists()
 
 
+def test_a_folder_whose_encoder_is_not_the_default_names_it_to_a_default_run(
+    demo_run: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The folder names its encoder and the default run names none: the refusal says which
+    setting differs, not an empty list."""
+    source, _ = demo_run
+    out = tmp_path / "run"
+    shutil.copytree(source, out, ignore=shutil.ignore_patterns("logs", "kb", "results.jsonl"))
+    marker = json.loads((out / "demo.json").read_text())
+    (out / "demo.json").write_text(json.dumps({**marker, "encoder": "minilm"}))
+    with pytest.raises(ConfigError, match="encoder='minilm' where this run asks None"):
+        run_demo(out, DemoConfig(episodes=40, seed=11, templates=SEEN))
+    assert not (out / "logs").exists()
+
+
 def test_an_encoder_that_cannot_load_is_told_before_any_work(tmp_path: Path) -> None:
     runner = CliRunner()
     unknown = runner.invoke(app, ["demo", "--out", str(tmp_path / "a"), "--encoder", "bogus"])

@@ -186,10 +186,13 @@ def _claim_folder(out: Path, config: DemoConfig, reporter: Reporter) -> None:
         found = json.loads(marker.read_text())
         made_by = found.pop("code", None)
         if found != wanted:
-            different = sorted(k for k in wanted if found.get(k) != wanted[k])
+            # Both ways: a setting only the folder names (its encoder) differs too.
+            different = sorted(k for k in {*wanted, *found} if found.get(k) != wanted.get(k))
+            settings = ", ".join(
+                f"{k}={found.get(k)!r} where this run asks {wanted.get(k)!r}" for k in different
+            )
             raise ConfigError(
-                f"{marker}: this folder holds a demo made with other settings "
-                f"({', '.join(f'{k}={found.get(k)!r}' for k in different)}); "
+                f"{marker}: this folder holds a demo made with other settings ({settings}); "
                 "use another --out or delete the folder"
             )
         if made_by == code:
