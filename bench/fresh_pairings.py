@@ -10,7 +10,8 @@ is a pairing template of the benchmark's own readings and uses
 judged by SimPhone's checker, run on a few world seeds with the graph team. Session 7 wrote
 the first set below, for reading a note and mailing it (and for messaging an article's
 headline); once run, a set is development data like the rest, and a later change needs its
-own fresh set (``--set``). Prints successes per KB and per wording.
+own fresh set (``--set``). Prints successes per KB and per wording; ``--failures`` also
+prints each failed world's instruction and the steps the team took.
 """
 
 from __future__ import annotations
@@ -358,29 +359,48 @@ def fresh_items(
     return items
 
 
-def solved(kb: KnowledgeBase, view: GraphView, item: Item, seed: int, skin: str) -> bool:
+def solved(
+    kb: KnowledgeBase, view: GraphView, item: Item, seed: int, skin: str, show: bool = False
+) -> bool:
     env = make("simphone", skin=skin)
     try:
         team = rule_team(kb, view, TeamOptions(memory="graph"))
-        run_episode(env, team, item_task(item, seed), seed=seed, budget=Budget(max_steps=40))
+        task = item_task(item, seed)
+        result = run_episode(env, team, task, seed=seed, budget=Budget(max_steps=40))
         verdict = env.evaluate()
     finally:
         env.close()
-    return verdict is not None and verdict.success
+    success = verdict is not None and verdict.success
+    if show and not success:
+        # What the team did in a failed world: the instruction, then each step executed.
+        print(f"      FAIL seed {seed}: {task.instruction}")
+        for step in result.steps:
+            action, target = step.executed.action, step.executed.target
+            said = action.text or action.app or ""
+            label = f" {target.label!r}" if target else ""
+            print(f"        {step.step:2d} {step.app}: {action.type.value}{label}"
+                  f"{f' {said!r}' if said else ''} ({step.executed.reason})")  # fmt: skip
+    return success
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", help="demo folders, FOLDER or FOLDER:SKIN")
     parser.add_argument("--set", default="s7", choices=sorted(SETS), help="which fresh set")
+    parser.add_argument(
+        "--failures", action="store_true", help="print each failed world's instruction and steps"
+    )
     args = parser.parse_args()
     items = fresh_items(SETS[args.set])
     for spec in args.folders:
         folder, _, skin = spec.partition(":")
         with KnowledgeBase.open(Path(folder) / "kb") as kb:
             view = GraphView.load(kb)
-            per = [sum(solved(kb, view, item, seed, skin or "standard") for seed in SEEDS)
-                   for item in items]  # fmt: skip
+            per = []
+            for item in items:
+                runs = [solved(kb, view, item, seed, skin or "standard", args.failures)
+                        for seed in SEEDS]  # fmt: skip
+                per.append(sum(runs))
         print(f"{folder} ({skin or 'standard'}): {sum(per)}/{len(per) * len(SEEDS)} {per}")
         for item, wins in zip(items, per, strict=True):
             print(f"    {wins}/{len(SEEDS)}  {item.wording}")
