@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from guigraph.agents.memory import FocusMemory
 from guigraph.agents.roles import (
+    ElementView,
     Feedback,
     HistoryEntry,
     OutcomeStatus,
@@ -302,6 +303,10 @@ class GraphPolicy:
                 self.state.pending = None
                 return self._current_step(state, feedback, memory)
             return self._proposal(self.state.cursor, step, state, memory)
+        if here != step.node and self._popup_button(state) is not None:
+            # A key press planned for a screen a pop-up covers waits for the pop-up to go:
+            # what the plan reads off that screen (an article's title) is under it.
+            return None
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.state.cursor, step, state, memory)
         return None
@@ -386,13 +391,18 @@ class GraphPolicy:
     def _dismiss_popup(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory
     ) -> Proposal | None:
-        for view in state.elements:
-            if view.role == "button" and is_dismissal(view.label):
-                self.state.pending = None
-                return Proposal(
-                    Action.click(view.center.x, view.center.y), view, "dismiss the pop-up"
-                )
-        return None
+        view = self._popup_button(state)
+        if view is None:
+            return None
+        self.state.pending = None
+        return Proposal(Action.click(view.center.x, view.center.y), view, "dismiss the pop-up")
+
+    @staticmethod
+    def _popup_button(state: SemanticState) -> ElementView | None:
+        """The button that closes the pop-up on screen, if one is."""
+        return next(
+            (v for v in state.elements if v.role == "button" and is_dismissal(v.label)), None
+        )
 
     def _navigate(
         self, state: SemanticState, feedback: Feedback, memory: FocusMemory

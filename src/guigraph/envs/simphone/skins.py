@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from guigraph.envs.simphone.devices import DeviceProfile
     from guigraph.envs.simphone.phone import PhoneView
 
-#: SimPhone's home screen is an app of its own name; pop-ups and loading as on Android.
-SIMPHONE = replace(ANDROID, name="simphone")
+#: SimPhone's home screen is an app of its own name; pop-ups and loading as on Android, and
+#: its browser's cookie banner, whose one button ("Accept") closes it.
+SIMPHONE = replace(ANDROID, name="simphone", dismiss_labels=ANDROID.dismiss_labels | {"accept"})
 
 SKINS: dict[str, Conventions] = {
     "standard": SIMPHONE,
