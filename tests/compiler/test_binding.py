@@ -194,12 +194,19 @@ def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -
     assert (both.steps[0].label, both.steps[2].text, both.unfilled) == ("Call Alice", "Chen", 0)
 
 
+def typed_once(
+    node: int, app: str, edge_id: int, donor: str, category: str, value: str
+) -> tuple[ScriptStep, Trace]:
+    """A one-step recorded run of ``app`` that typed ``value`` for ``donor``."""
+    tid = f"t{edge_id}"
+    trace = Trace(tid, donor, category, (app,), (1, node), (edge_id,), 3,
+                  values={SlotKey(edge_id, "text1"): value})  # fmt: skip
+    return typing_step(node, app, tid, edge_id), trace
+
+
 def post_step() -> tuple[ScriptStep, Trace]:
-    step = typing_step(61, "Chirp", "t6", 12)
     donor = "Share a Chirp post saying Lovely morning run"
-    trace = Trace("t6", donor, "Social_Sharing", ("Chirp",), (1, 61), (12,), 3,
-                  values={SlotKey(12, "text1"): "Lovely morning run"})  # fmt: skip
-    return step, trace
+    return typed_once(61, "Chirp", 12, donor, "Social_Sharing", "Lovely morning run")
 
 
 def test_a_quoted_text_no_slot_took_goes_to_the_one_free_text_slot_left_open() -> None:
@@ -243,11 +250,8 @@ def test_a_one_word_value_takes_no_set_off_text() -> None:
 
 
 def alarm_label_step() -> tuple[ScriptStep, Trace]:
-    step = typing_step(35, "Clock", "t8", 30)
     donor = "Wake me at 15:00 with an alarm named Bus"
-    trace = Trace("t8", donor, "General_Tool", ("Clock",), (1, 35), (30,), 3,
-                  values={SlotKey(30, "text1"): "Bus"})  # fmt: skip
-    return step, trace
+    return typed_once(35, "Clock", 30, donor, "General_Tool", "Bus")
 
 
 def test_a_name_no_slot_took_goes_to_the_one_name_slot_left_open() -> None:
@@ -282,10 +286,8 @@ def test_a_leftover_name_is_no_app_no_placed_value_and_never_one_of_two() -> Non
 def test_a_name_inside_a_value_refused_as_another_apps_is_no_leftover() -> None:
     """The alignment found "ViewTube video City Tour" and refused it (it names another app):
     "City Tour" inside it is no product for the one open slot either."""
-    step = typing_step(28, "ShopMall", "t1", 7)
     donor = "Find the price of the Zephyr lamp and note it down under Work"
-    trace = Trace("t1", donor, "Multi_Apps", ("ShopMall",), (1, 28), (7,), 3,
-                  values={SlotKey(7, "text1"): "Zephyr lamp"})  # fmt: skip
+    step, trace = typed_once(28, "ShopMall", 7, donor, "Multi_Apps", "Zephyr lamp")
     task = "Find the price of the ViewTube video City Tour and note it down under Work"
     binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
     assert binding.unfilled == 1 and binding.steps[0].text == "Zephyr lamp"

@@ -677,45 +677,40 @@ def _antecedent(instruction: str, capitalized: bool, name: bool = False) -> str 
     return thing
 
 
-def _names_inside(sentence: str) -> list[str]:
+def _names_inside(sentence: str, plain: bool = False) -> list[str]:
     """The runs of capitalized words after the sentence's first word (whose capital is the
-    sentence's), the language's glue ("I") left out."""
+    sentence's), the language's glue ("I") left out. For a title like "Call mom" (``plain``)
+    a run goes on over the plain words after it, up to a word of the glue or a number."""
     empty = stopwords()
     runs: list[list[str]] = []
     previous = False
     for word in words(sentence)[1:]:
-        named = _is_name([word]) and word.lower() not in empty
-        if named and previous:
+        glue = word.lower() in empty
+        named = _is_name([word]) and not glue
+        goes_on = previous and (
+            named or (plain and not glue and not any(c.isdigit() for c in word))
+        )
+        if goes_on:
             runs[-1].append(word)
         elif named:
             runs.append([word])
-        previous = named
+        previous = goes_on or named
     return [" ".join(run) for run in runs]
 
 
-def names_in_sentences(instruction: str, plain: bool = False) -> list[str]:
-    """The names the instruction says: the runs of capitalized words of each of its
-    sentences (split at a sentence's end, ":" or ";") after the sentence's first word, outside
-    quoted text, a possessive cut off ("Could you wake me at 22:00? Call the alarm Laundry"
-    -> "Laundry"). For a title like "Call mom" (``plain``) a run goes on over the plain words
-    after it, up to a word of the language's glue or a number ("put Yoga class in my
-    calendar" -> "Yoga class")."""
-    language = _language()
-    possessive = _possessive(language.possessive_suffixes)
-    empty = language.stopwords
-    found: list[str] = []
-    for sentence in re.split(r"[.?!:;](?=\s|$)", _QUOTED.sub(" . ", instruction)):
-        parts = words(sentence.strip())
-        i = 1
-        while i < len(parts):
-            if not _is_name([parts[i]]) or parts[i].lower() in empty:
-                i += 1
-                continue
-            run = _name_at_start(parts[i:], plain)
-            name = " ".join(run)
-            found.append(possessive.sub("", name) if possessive else name)
-            i += len(run)
-    return list(dict.fromkeys(found))
+@functools.lru_cache(maxsize=4096)
+def names_in_sentences(instruction: str, plain: bool = False) -> tuple[str, ...]:
+    """The names the instruction says: ``_names_inside`` each of its sentences (split at a
+    sentence's end, ":" or ";"), outside quoted text, a possessive cut off ("Could you wake
+    me at 22:00? Call the alarm Laundry" -> "Laundry"; with ``plain``, "put Yoga class in my
+    calendar" -> "Yoga class"). Cached: binding asks it for every trace it binds."""
+    possessive = _possessive(_language().possessive_suffixes)
+    found = [
+        possessive.sub("", name) if possessive else name
+        for sentence in re.split(r"[.?!:;](?=\s|$)", _QUOTED.sub(" . ", instruction))
+        for name in _names_inside(sentence.strip(), plain)
+    ]
+    return tuple(dict.fromkeys(found))
 
 
 def _object_of(first: str, capitalized: bool) -> str | None:

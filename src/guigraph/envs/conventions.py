@@ -13,8 +13,9 @@ handed them through every call.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -217,14 +218,7 @@ class Conventions:
         twenty-five-minute timer" -> "a 25 minute timer"); quoted text is kept as written."""
         if not self.number_words:
             return text
-        kept = [m.span() for m in _QUOTED.finditer(text)]
-        out: list[str] = []
-        last = 0
-        for start, end in [*kept, (len(text), len(text))]:
-            out.append(self._digits(text[last:start]))
-            out.append(text[start:end])
-            last = end
-        return "".join(out)
+        return _outside_quotes(text, self._digits)
 
     def _digits(self, text: str) -> str:
         words = "|".join(sorted(map(re.escape, self.number_words), key=len, reverse=True))
@@ -251,21 +245,13 @@ class Conventions:
         screens write times on the 24-hour clock: the caller knows whether they do."""
         if not self.day_halves:
             return text
-        marks = "|".join(sorted(map(re.escape, self.day_halves), key=len, reverse=True))
-        time = re.compile(rf"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*({marks})(?!\w)", re.IGNORECASE)
+        time = _twelve_hour_time(tuple(self.day_halves))
 
         def clock(match: re.Match[str]) -> str:
             hours = int(match.group(1)) % 12 + self.day_halves[match.group(3).lower()]
             return f"{hours}:{match.group(2) or '00'}"
 
-        kept = [m.span() for m in _QUOTED.finditer(text)]
-        out: list[str] = []
-        last = 0
-        for start, end in [*kept, (len(text), len(text))]:
-            out.append(time.sub(clock, text[last:start]))
-            out.append(text[start:end])
-            last = end
-        return "".join(out)
+        return _outside_quotes(text, lambda part: time.sub(clock, part))
 
     def is_home(self, app: str | None) -> bool:
         return (app or "").strip().lower() in self.home_apps
@@ -306,6 +292,24 @@ class Conventions:
         if self.id_scheme is IdScheme.HTML:
             return ElementId("", rid.lstrip("#"))
         return ElementId("", "")
+
+
+def _outside_quotes(text: str, rewrite: Callable[[str], str]) -> str:
+    """``text`` with ``rewrite`` applied to everything outside its quoted spans."""
+    out: list[str] = []
+    last = 0
+    for start, end in [*(m.span() for m in _QUOTED.finditer(text)), (len(text), len(text))]:
+        out.append(rewrite(text[last:start]))
+        out.append(text[start:end])
+        last = end
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=8)
+def _twelve_hour_time(marks: tuple[str, ...]) -> re.Pattern[str]:
+    """A 12-hour time with one of ``marks`` after it ("10:00 pm", "7am")."""
+    either = "|".join(sorted(map(re.escape, marks), key=len, reverse=True))
+    return re.compile(rf"\b(1[0-2]|0?[1-9])(?::([0-5]\d))?\s*({either})(?!\w)", re.IGNORECASE)
 
 
 _POPUP_WORDS = frozenset(
