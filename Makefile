@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
 LINT_DIRS := $(wildcard src tests bench)
 
-.PHONY: demo test test-live lint typecheck unit bench clean system-packages
+.PHONY: demo test test-live lint typecheck unit bench benchmarks clean system-packages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,11 @@ test-live: $(VENV)/.installed-live
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/score.py
+
+# BENCHMARKS.md (and README's figures table) rendered from bench/results/*.json after the quick
+# benches of bench/catalog.toml run again (under nice); long ones are run by hand, then this.
+benchmarks: $(VENV)/.installed-dev system-packages
+	$(BIN)/python bench/render.py --run-quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

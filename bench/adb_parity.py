@@ -27,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.compiler.index import GraphView
@@ -92,6 +93,7 @@ def main() -> None:
     from guigraph.envs.android.env import AndroidEnv
     from guigraph.testing.adb_server import FakeAdbServer
 
+    bench = benchrun.start("adb-parity")
     config = DemoConfig()
     used = prepare(args.out, config)
     seen, _ = evaluated_templates(args.templates)
@@ -119,26 +121,43 @@ def main() -> None:
         for case in cases:
             rows["in-process"].append(run(SimPhone(case.device, skin="android"), case, kb, view))
             rows["adb"].append(run(adb, case, kb, view))
-    report(rows, args.out)
+    report(rows, args.out, bench)
 
 
-def report(rows: dict[str, list[dict[str, Any]]], out: Path) -> None:
+def report(rows: dict[str, list[dict[str, Any]]], out: Path, bench: benchrun.BenchRun) -> None:
     sr = {name: sum(r["success"] for r in group) / len(group) for name, group in rows.items()}
+    table = []
     for name, group in rows.items():
         median = statistics.median(r["seconds_per_step"] for r in group)
+        won = sum(r["success"] for r in group)
         print(
             f"{name:>10}: SR {sr[name]:.3f} over {len(group)} episodes "
-            f"({sum(r['success'] for r in group)} won), median {median * 1000:.0f} ms/step"
+            f"({won} won), median {median * 1000:.0f} ms/step"
         )
+        table.append([name, f"{sr[name]:.3f} ({won}/{len(group)})", round(median * 1000)])
+    lost = []
     for local, remote in zip(rows["in-process"], rows["adb"], strict=True):
         if local["success"] != remote["success"]:
             print(
                 f"  differs: {local['template']} seed {local['seed']}: in-process "
                 f"{local['success']}, adb {remote['success']}"
             )
+        if not (local["success"] and remote["success"]):
+            lost.append([local["template"], local["seed"], local["success"], remote["success"]])
     gap = abs(sr["in-process"] - sr["adb"])
     (out / "parity.json").write_text(json.dumps({"sr": sr, "gap": gap, "rows": rows}, indent=1))
     print(f"gap {gap:.3f} (tolerance {TOLERANCE}): {'ok' if gap <= TOLERANCE else 'FAIL'}")
+    bench.figure("sr_in_process", round(sr["in-process"], 3))
+    bench.figure("sr_adb", round(sr["adb"], 3))
+    bench.figure("gap", round(gap, 3))
+    bench.table(
+        f"Graph team, seen templates on new seeds; gap {gap:.3f} (tolerance {TOLERANCE})",
+        ["world", "SR", "median ms per step"],
+        table,
+    )
+    if lost:
+        bench.table("Cases lost", ["template", "seed", "in-process", "over ADB"], lost)
+    bench.save()
     if gap > TOLERANCE:
         sys.exit(1)
 

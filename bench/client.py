@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 
+import benchrun
 from guigraph.llm import messages as m
 from guigraph.llm.client import ChatClient
 from guigraph.llm.config import ModelConfig
@@ -42,6 +43,7 @@ def main() -> int:
     parser.add_argument("--bound", type=float, default=1.15)
     args = parser.parse_args()
 
+    bench = benchrun.start("client")
     server = subprocess.Popen(
         [sys.executable, "-m", "guigraph.testing", "--latency", str(args.latency)],
         stdin=subprocess.PIPE,
@@ -74,7 +76,19 @@ def main() -> int:
         f"{total.calls} calls, {total.total_tokens} tokens accounted; "
         f"client CPU {client_cpu * 1000 / args.requests:.2f} ms/request"
     )
-    return 0 if ratio <= args.bound and total.calls == args.requests else 1
+    passed = ratio <= args.bound and total.calls == args.requests
+    bench.figure("wall_s", round(elapsed, 2))
+    bench.figure("ratio_to_ideal", round(ratio, 3))
+    bench.figure("client_cpu_ms_per_request", round(client_cpu * 1000 / args.requests, 2))
+    bench.table(
+        f"{args.requests} requests at concurrency {args.concurrency}, server latency "
+        f"{args.latency} s (loopback server in its own process)",
+        ["wall", "ideal", "ratio to ideal", "bound", "calls accounted", "client CPU per request"],
+        [[f"{elapsed:.2f} s", f"{ideal:.2f} s", round(ratio, 3), args.bound, total.calls,
+          f"{client_cpu * 1000 / args.requests:.2f} ms"]],
+    )  # fmt: skip
+    bench.save()
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import benchrun
 from guigraph.envs import make
 from guigraph.envs.base import Env
 from guigraph.types import Action, ActionType, Observation, ScrollDirection, Task
@@ -127,6 +128,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     args = parser.parse_args()
+    run = benchrun.start("envs")
     rows = []
     for name in [w.strip() for w in args.worlds.split(",") if w.strip()]:
         spec, options = WORLDS.get(name, (args.task, {}))
@@ -141,6 +143,15 @@ def main() -> None:
                 f"{row['act_ms']:>7.1f} ms   reset {row['reset_ms']:>7.1f} ms   "
                 f"({row['steps']} steps, {row['episodes']} episodes, task {row['task']})"
             )
+    for row in rows:
+        run.figure(f"{row['world']}_observe_ms", row["observe_ms"])
+    run.table(
+        f"Median per step, {args.steps} timed steps per world",
+        ["world", "task", "observe (ms)", "act (ms)", "reset (ms)", "episodes"],
+        [[r["world"], r["task"], r["observe_ms"], r["act_ms"], r["reset_ms"], r["episodes"]]
+         for r in rows],
+    )  # fmt: skip
+    run.save()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import benchrun
 from guigraph.types import Action, ActionType, Task
 
 #: A loop of everyday actions over two apps (every kind but long press and recents).
@@ -79,8 +80,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=100)
     args = parser.parse_args()
+    run = benchrun.start("envs-android")
     row = measure(args.steps)
     print(" ".join(f"{k}={v}" for k, v in row.items()))
+    run.figure("step_ms", row["step_ms"])
+    run.table(
+        f"Median per step over {args.steps} steps (SimPhone behind a loopback ADB server)",
+        ["observe (ms)", "act (ms)", "step (ms)", "shell commands per step"],
+        [[row["observe_ms"], row["act_ms"], row["step_ms"], row["shell_commands_per_step"]]],
+    )
+    run.save()
 
 
 if __name__ == "__main__":

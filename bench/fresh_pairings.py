@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.compiler.index import GraphView
@@ -386,24 +387,49 @@ def solved(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", help="demo folders, FOLDER or FOLDER:SKIN")
-    parser.add_argument("--set", default="s7", choices=sorted(SETS), help="which fresh set")
+    parser.add_argument(
+        "--set", nargs="+", default=["s7"], choices=[*sorted(SETS), "all"],
+        help="which fresh sets ('all': every set)",
+    )  # fmt: skip
     parser.add_argument(
         "--failures", action="store_true", help="print each failed world's instruction and steps"
     )
     args = parser.parse_args()
-    items = fresh_items(SETS[args.set])
+    bench = benchrun.start("fresh-wordings")
+    names = list(SETS) if "all" in args.set else args.set
+    worlds: dict[str, int] = {}
+    solved_by: dict[str, dict[str, int]] = {spec: {} for spec in args.folders}
+    for name in names:
+        items = fresh_items(SETS[name])
+        worlds[name] = len(items) * len(SEEDS)
+        for spec in args.folders:
+            solved_by[spec][name] = run_set(spec, name, items, args.failures)
+    bench.table(
+        f"Worlds solved by the graph team ({len(SEEDS)} world seeds per wording), per KB",
+        ["set", "worlds", *args.folders],
+        [[name, worlds[name], *(solved_by[spec][name] for spec in args.folders)]
+         for name in names],
+    )  # fmt: skip
+    bench.figure("worlds", sum(worlds.values()))
     for spec in args.folders:
-        folder, _, skin = spec.partition(":")
-        with KnowledgeBase.open(Path(folder) / "kb") as kb:
-            view = GraphView.load(kb)
-            per = []
-            for item in items:
-                runs = [solved(kb, view, item, seed, skin or "standard", args.failures)
-                        for seed in SEEDS]  # fmt: skip
-                per.append(sum(runs))
-        print(f"{folder} ({skin or 'standard'}): {sum(per)}/{len(per) * len(SEEDS)} {per}")
-        for item, wins in zip(items, per, strict=True):
-            print(f"    {wins}/{len(SEEDS)}  {item.wording}")
+        bench.figure(f"solved:{spec}", sum(solved_by[spec].values()))
+    bench.save()
+
+
+def run_set(spec: str, name: str, items: list[Item], failures: bool) -> int:
+    """Worlds of one set the graph team solves on one demo folder's KB; printed per wording."""
+    folder, _, skin = spec.partition(":")
+    with KnowledgeBase.open(Path(folder) / "kb") as kb:
+        view = GraphView.load(kb)
+        per = []
+        for item in items:
+            runs = [solved(kb, view, item, seed, skin or "standard", failures)
+                    for seed in SEEDS]  # fmt: skip
+            per.append(sum(runs))
+    print(f"{name} {folder} ({skin or 'standard'}): {sum(per)}/{len(per) * len(SEEDS)} {per}")
+    for item, wins in zip(items, per, strict=True):
+        print(f"    {wins}/{len(SEEDS)}  {item.wording}")
+    return sum(per)
 
 
 if __name__ == "__main__":

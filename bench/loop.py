@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
 from guigraph.compiler.index import GraphView
@@ -305,17 +306,65 @@ def main() -> None:
 
         faiss.omp_set_num_threads(args.faiss_threads)
     args.workdir.mkdir(parents=True, exist_ok=True)
+    run = benchrun.start("loop")
     started = time.perf_counter()
     base = base_kb(args.workdir, args.log_episodes)
     big = big_kb(args.workdir, base, args.nodes, args.traces)
     print(f"KBs ready in {time.perf_counter() - started:.1f} s: {base} and {big}", flush=True)
+    measured = {}
     for label, path in (("base", base), ("big", big)):
         figures = measure(path, args.episodes, args.max_steps)
+        measured[label] = figures
         load = round(os.getloadavg()[0], 1)
         print(
             json.dumps({"kb": label, "faiss_threads": args.faiss_threads, "load": load, **figures}),
             flush=True,
         )
+    put_figures(run, measured["base"], measured["big"])
+    run.save()
+
+
+#: (row label, key of measure()'s figures; "a.b" reads a nested figure)
+ROWS = (
+    ("overhead per step, wall (median)", "overhead_per_step_ms.median"),
+    ("overhead per step, wall (p90)", "overhead_per_step_ms.p90"),
+    ("overhead per step, CPU of the process (median)", "overhead_cpu_per_step_ms"),
+    ("without retrieval", "overhead_per_step_without_retrieval_ms"),
+    ("without retrieval and the plan", "overhead_per_step_without_retrieval_and_planning_ms"),
+    ("retrieval, per episode", "retrieval_per_episode_ms"),
+    ("the plan, per episode", "planning_per_episode_ms"),
+    ("localization, per call", "localization_per_call_ms"),
+    ("verified decision, per step", "decision_per_step_ms"),
+    ("reflection, per step", "reflection_per_step_ms"),
+    ("environment, per step (for scale)", "env_per_step_ms"),
+)
+
+
+def _read(figures: dict[str, Any], key: str) -> Any:
+    value: Any = figures
+    for part in key.split("."):
+        value = value[part]
+    return value
+
+
+def put_figures(run: benchrun.BenchRun, base: dict[str, Any], big: dict[str, Any]) -> None:
+    run.figure("overhead_ms_median", big["overhead_per_step_ms"]["median"])
+    run.figure("overhead_cpu_ms_median", big["overhead_cpu_per_step_ms"])
+    run.figure("overhead_ms_median_base", base["overhead_per_step_ms"]["median"])
+    run.figure("nodes", big["nodes"])
+    columns = [f"{kb['nodes']:,} nodes" for kb in (base, big)]
+    run.table(
+        "Milliseconds (medians over episodes unless marked)",
+        ["", *columns],
+        [[label, _read(base, key), _read(big, key)] for label, key in ROWS],
+    )
+    run.table(
+        "The knowledge bases and episodes",
+        ["", *columns],
+        [[what, base[key], big[key]] for what, key in (
+            ("edges", "edges"), ("traces", "traces"), ("episodes", "episodes"),
+            ("steps", "steps"), ("successes", "successes"))],
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

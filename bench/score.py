@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import benchrun
 from guigraph.eval.metrics import summarize
 from guigraph.eval.steps import PredictedStep, read_steps, score_records, write_steps
 from guigraph.types import CATEGORIES
@@ -93,6 +94,7 @@ def main() -> None:
     parser.add_argument("--jsonl", action="store_true", help="also time the STEPS.jsonl path")
     args = parser.parse_args()
 
+    run = benchrun.start(f"score-{args.mode}")
     records = synthetic_records(args.steps, args.seed)
     print(f"{len(records):,} steps, {args.mode} mode, best of {args.repeat}")
     best_match = best_total = float("inf")
@@ -109,6 +111,13 @@ def main() -> None:
     print(f"  match:     {best_match:6.2f} s  ({n / best_match:,.0f} steps/s)")
     print(f"  in memory: {best_total:6.2f} s  ({n / best_total:,.0f} steps/s, match + summarize)")
     print(f"  AMS {summary.ams:.2f}  SR {summary.sr:.2f}  verdicts {summary.verdict_counts}")
+    run.figure("steps", n)
+    run.figure("match_steps_per_s", round(n / best_match))
+    run.figure("in_memory_steps_per_s", round(n / best_total))
+    rows: list[list[object]] = [
+        ["match only (records in memory)", round(best_match, 2), round(n / best_match)],
+        ["match + summarize (records in memory)", round(best_total, 2), round(n / best_total)],
+    ]
 
     if args.jsonl:
         with tempfile.TemporaryDirectory() as folder:
@@ -121,6 +130,15 @@ def main() -> None:
             done = time.perf_counter()
         print(f"  read file: {read - start:6.2f} s")
         print(f"  end to end:{done - start:6.2f} s  ({len(records) / (done - start):,.0f} steps/s)")
+        run.figure("end_to_end_steps_per_s", round(n / (done - start)))
+        rows.append(["read + validate STEPS.jsonl, match, summarize (one run)",
+                     round(done - start, 2), round(n / (done - start))])  # fmt: skip
+    run.table(
+        f"{n:,} synthetic steps, {args.mode} mode, best of {args.repeat} (one core)",
+        ["path", "seconds", "steps/s"],
+        rows,
+    )
+    run.save()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from guigraph.data.odyssey import write_episode
 from guigraph.eval.metrics import summarize
@@ -25,7 +28,9 @@ def test_episode_steps_become_records(tmp_path: Path) -> None:
     assert (summary.ams, summary.sr, summary.episodes) == (100.0, 100.0, 1)
 
 
-def test_bench_generator_and_script_run() -> None:
+def test_bench_generator_and_script_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCH.parent))  # its helper, bench/benchrun.py
+    monkeypatch.setenv("GUIGRAPH_BENCH_RESULTS", str(tmp_path))  # not bench/results
     spec = importlib.util.spec_from_file_location("bench_score", BENCH)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
@@ -38,3 +43,5 @@ def test_bench_generator_and_script_run() -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert "2,000 steps" in out.stdout and "end to end" in out.stdout
+    result = json.loads((tmp_path / "score-official.json").read_text())
+    assert result["figures"]["steps"] == 2000 and result["command"].endswith("--jsonl")
