@@ -92,6 +92,7 @@ class Headline(_Strict):
     label: str
     figure: str
     keys: list[str] = Field(min_length=1)
+    format: str = ""  # a format spec for numbers, e.g. ".2f"
 
 
 class Catalog(_Strict):
@@ -153,9 +154,8 @@ def cell(value: Cell) -> str:
     if isinstance(value, float):
         if abs(value) >= 1000:
             return f"{value:,.0f}"
-        text = f"{value:.3f}".rstrip("0")
-        whole, _, decimals = text.partition(".")
-        return f"{whole}.{decimals.ljust(2, '0')}"
+        whole, _, decimals = f"{value:.3f}".partition(".")
+        return f"{whole}.{decimals.rstrip('0') or '0'}"
     return value.replace("|", "\\|").replace("\n", " ")
 
 
@@ -251,9 +251,15 @@ def headline_rows(catalog: Catalog, results: dict[str, Result]) -> list[list[Cel
                 f"bench/results/{h.figure}.json: figures.{missing[0]}: missing "
                 f"(the catalog's headline {h.label!r} reads it)"
             )
-        value = " / ".join(cell(got.figures[k]) for k in h.keys)
+        value = " / ".join(_formatted(got.figures[k], h.format) for k in h.keys)
         rows.append([h.label, value, measured_on(got)])
     return rows
+
+
+def _formatted(value: Cell, spec: str) -> str:
+    if spec and isinstance(value, int | float) and not isinstance(value, bool):
+        return format(value, spec)
+    return cell(value)
 
 
 def render_headline(catalog: Catalog, results: dict[str, Result]) -> str:
@@ -273,16 +279,22 @@ def replace_headline(readme: str, block: str) -> str:
 # -- The command ----------------------------------------------------------------------------
 
 
-def run_quick(catalog: Catalog) -> list[str]:
-    """Run each quick figure's command from the repository root; the names of those that failed."""
+def run_quick(catalog: Catalog, results_dir: Path) -> list[str]:
+    """Run each quick figure's command from the repository root, under nice; the names of those
+    that wrote no result (a bench that measured but missed its target exits 1 and is kept)."""
     failed = []
     for f in catalog.figure:
         if not f.quick:
             continue
         print(f"benchmarks: {f.command}", file=sys.stderr, flush=True)
+        path = results_dir / f"{f.name}.json"
+        before = path.stat().st_mtime_ns if path.exists() else None
         done = subprocess.run(["nice", "-n", "10", *shlex.split(f.command)], cwd=ROOT, check=False)
-        if done.returncode != 0:
+        after = path.stat().st_mtime_ns if path.exists() else None
+        if after is None or after == before:
             failed.append(f.name)
+        elif done.returncode != 0:
+            print(f"benchmarks: {f.name}: measured, exit {done.returncode}", file=sys.stderr)
     return failed
 
 
@@ -313,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[str] = []
     try:
         if args.run_quick:
-            failed = run_quick(load_catalog(args.catalog))
+            failed = run_quick(load_catalog(args.catalog), args.results)
         files = render_files(args.catalog, args.results, args.benchmarks, args.readme)
     except RenderError as exc:
         print(f"benchmarks: {exc}", file=sys.stderr)
@@ -327,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text(files[path], encoding="utf-8")
         print(f"benchmarks: wrote {path}", file=sys.stderr)
     if failed:
-        print(f"benchmarks: failed (old results kept): {', '.join(failed)}", file=sys.stderr)
+        print(f"benchmarks: no new result (the old one kept): {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -31,6 +31,7 @@ command = ".venv/bin/python bench/demo.py --world web"
 label = "Loop overhead, ms"
 figure = "loop"
 keys = ["overhead_ms"]
+format = ".2f"
 
 [[headline]]
 label = "Web SR"
@@ -76,7 +77,7 @@ def test_a_measured_figure_is_a_table_with_its_command_date_commit_and_load(fold
         "| `nice -n 10 .venv/bin/python bench/loop.py --nodes 100000` | 2026-12-04 10:11:12+00:00 "
         "| `abc1234` | 1.50 → 2.25 (2 CPUs) | 212.4 s | 180.2 s |" in section
     )
-    assert "| what | ms |" in section and "| plan \\| decide | 24.00 |" in section
+    assert "| what | ms |" in section and "| plan \\| decide | 24.0 |" in section
     assert "- 9 of 10 episodes succeeded" in section
     assert "| Loop overhead | 2026-12-04, abc1234 |" in text  # the index
 
