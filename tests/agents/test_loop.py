@@ -114,6 +114,18 @@ def test_stuck_team_gives_up() -> None:
     assert len(result.steps) == 1 + 6
 
 
+def test_an_action_refused_again_and_again_ends_the_episode_with_the_worlds_reason() -> None:
+    env = ToyWorld()
+    env.action_space = env.action_space - {ActionType.PRESS_BACK}
+    back = Action(ActionType.PRESS_BACK)
+    # Refusals in between other steps: each would reset a streak of no-effect steps.
+    script = ["Shop", back, "Search", back, "type:mouse", back, "Go"]
+    result = run_episode(env, make_team(ScriptDecider(script)), TASK, seed=1, budget=Budget(30))
+    assert result.reason.startswith("stuck: the world refused press_back 3 times")
+    assert "is not supported" in result.reason and not result.finished
+    assert len(result.steps) == 6
+
+
 def test_step_budget() -> None:
     env = ToyWorld()
     taps = [Action(ActionType.PRESS_BACK), Action.click(200, 150)] * 10

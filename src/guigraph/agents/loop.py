@@ -154,7 +154,7 @@ def _run(
             after.fingerprint,
         )
         history.append(entry)
-        feedback = monitor.feedback_after(entry)
+        feedback = monitor.feedback_after(entry, record.error)
         for callback in callbacks:
             callback.on_step(record, observation)
         state = after
@@ -164,8 +164,11 @@ def _run(
             break
         if record.outcome.recovery is not None and len(result.steps) < budget.max_steps:
             state = _recover(env, team, record, state, result, history, callbacks)
+            recovery = result.steps[-1]
+            if recovery.error:
+                monitor.refused(recovery.executed.action, recovery.error)
         if monitor.stuck():
-            result.reason = "stuck: no progress"
+            result.reason = monitor.why_stuck
             break
     else:
         result.reason = f"step budget of {budget.max_steps} exhausted"

@@ -16,6 +16,11 @@ from guigraph.types import Action, ActionType, Step, UIElement, element_keys
 
 #: rapidfuzz partial_ratio from which typed text counts as coming from the instruction.
 SLOT_MATCH_RATIO = 90.0
+#: What a slot's value never starts or ends with: punctuation around a said value, and the
+#: keys typed with it (Enter after a search, Tab to the next field: ``orchids\n``), which stay
+#: in the template around the slot ("{text1}\n") so a new value is typed with them.
+_AROUND_VALUE = " ,.;:-\n\t\b\x1b"
+_KEYS = "\n\t\b\x1b"
 
 
 def target_element(elements: tuple[UIElement, ...] | None, action: Action) -> UIElement | None:
@@ -99,7 +104,7 @@ def _cut(
 
 
 def _said(piece: str, instruction: str) -> bool:
-    core = piece.strip(" ,.;:-")
+    core = piece.strip(_AROUND_VALUE)
     return len(core) >= 2 and core.lower() in instruction.lower()
 
 
@@ -125,7 +130,7 @@ def action_template(
             if source is None:
                 parts.append(piece)
                 continue
-            core = piece if source.from_screen else piece.strip(" ,.;:-")
+            core = piece.strip(_KEYS) if source.from_screen else piece.strip(_AROUND_VALUE)
             slot = Slot(name=f"text{len(slots) + 1}", example=core, source=source)
             slots.append(slot)
             sources.append((slot.name, source))

@@ -27,16 +27,58 @@ NAMED_BY_TEXT = frozenset(
 #: Roles a user types into (a <select> too: typing an option's label chooses it).
 EDITABLE = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"})
 
-# Walks the elements under ROOT (a CSS selector, or the body); returns plain arrays so the
-# transfer stays small. Visible = has a box inside the viewport, not hidden by CSS.
+# Walks the elements under ROOT (a CSS selector, or the body), into open shadow roots and
+# same-origin frames; returns plain arrays so the transfer stays small. Visible = has a box
+# inside the viewport, not hidden by CSS. Every property is read through the DOM's own
+# prototypes, never as `el.title` or `form.id`: a form holding <input name="title"> makes
+# `form.title` that input, and a page may name an element after any property.
 WALK_JS = r"""
 (args) => {
   const [rootSel, skipSel] = args;
-  const W = window.innerWidth, H = window.innerHeight;
-  const root = (rootSel && document.querySelector(rootSel)) || document.body;
-  if (!root) return [W, H, []];
-  const skip = skipSel ? Array.from(document.querySelectorAll(skipSel)) : [];
-  const active = document.activeElement;
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const E = Element.prototype, H = HTMLElement.prototype, N = Node.prototype;
+  const D = Document.prototype, S = ShadowRoot.prototype;
+  const attr = (el, name) => E.getAttribute.call(el, name);
+  const has = (el, name) => E.hasAttribute.call(el, name);
+  const tagOf = getter(E, 'tagName'), shadowOf = getter(E, 'shadowRoot');
+  const childNodesOf = getter(N, 'childNodes'), childrenOf = getter(E, 'children');
+  const fragmentChildrenOf = getter(DocumentFragment.prototype, 'children');
+  const textOf = getter(N, 'textContent'), typeOf = getter(N, 'nodeType');
+  // HTML-only properties answer nothing on other elements (an <svg role="button">).
+  const safe = (get) => (el) => { try { return get.call(el); } catch (e) { return undefined; } };
+  const innerTextOf = safe(getter(H, 'innerText'));
+  const editableOf = safe(getter(H, 'isContentEditable'));
+  const parentOf = getter(N, 'parentElement');
+  const activeOf = getter(D, 'activeElement'), bodyOf = getter(D, 'body');
+  const shadowActiveOf = getter(S, 'activeElement');
+  const rectOf = (el) => E.getBoundingClientRect.call(el);
+  const own = (el, proto, name) => {
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    try { return d && d.get ? d.get.call(el) : undefined; } catch (e) { return undefined; }
+  };
+  // A frame's document; null for another origin's.
+  const frameDoc = (el) => own(el, HTMLIFrameElement.prototype, 'contentDocument') ||
+    own(el, HTMLFrameElement.prototype, 'contentDocument') || null;
+  const INPUT = HTMLInputElement.prototype, AREA = HTMLTextAreaElement.prototype;
+  const SELECT = HTMLSelectElement.prototype;
+  const W = window.innerWidth, H_ = window.innerHeight;
+  const doc = document;
+  const root = (rootSel && D.querySelector.call(doc, rootSel)) || bodyOf.call(doc);
+  if (!root) return [W, H_, []];
+  const skip = skipSel ? Array.from(D.querySelectorAll.call(doc, skipSel)) : [];
+  // The focused element, through shadow roots and same-origin frames.
+  let active = activeOf.call(doc);
+  for (let i = 0; active && i < 20; i++) {
+    const sr = shadowOf.call(active);
+    const inner = sr ? shadowActiveOf.call(sr) : null;
+    if (inner) { active = inner; continue; }
+    if (/^i?frame$/i.test(tagOf.call(active))) {
+      const d = frameDoc(active);
+      const next = d ? activeOf.call(d) : null;
+      if (next && next !== bodyOf.call(d)) { active = next; continue; }
+    }
+    break;
+  }
   const out = [];
   const INPUT_ROLES = {checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button',
     reset: 'button', image: 'button', range: 'slider', number: 'spinbutton', search: 'searchbox'};
@@ -44,83 +86,153 @@ WALK_JS = r"""
     img: 'img', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading',
     h6: 'heading', label: 'label', li: 'listitem', td: 'cell', th: 'cell', option: 'option',
     ul: 'list', ol: 'list', table: 'table', canvas: 'canvas', svg: 'img'};
+  // Roles whose name comes from their content before their title (accessible-name rules).
+  const BY_CONTENT = ['button', 'link', 'tab', 'option', 'menuitem', 'heading', 'cell',
+    'listitem', 'checkbox', 'radio', 'switch'];
+  // Roles whose inner elements are their label, not controls of their own.
+  const ATOMIC = ['link', 'button', 'tab', 'menuitem', 'option', 'checkbox', 'radio', 'switch'];
+  const INTERACTIVE = ['link', 'button', 'checkbox', 'radio', 'textbox', 'searchbox',
+    'combobox', 'spinbutton', 'slider', 'tab', 'option', 'menuitem', 'switch', 'listbox'];
+  const clean = (t) => (t || '').replace(/\s+/g, ' ').trim();
+  const inputType = (el) => (attr(el, 'type') || 'text').toLowerCase();
   const roleOf = (el, tag) => {
-    const explicit = el.getAttribute('role');
+    const explicit = attr(el, 'role');
     if (explicit) return explicit.split(' ')[0];
-    if (tag === 'input') return INPUT_ROLES[(el.type || 'text').toLowerCase()] || 'textbox';
-    if (tag === 'a' && !el.hasAttribute('href')) return 'text';
-    if (el.isContentEditable) return 'textbox';
+    if (tag === 'input') return INPUT_ROLES[inputType(el)] || 'textbox';
+    if (tag === 'a' && !has(el, 'href')) return 'text';
+    if (editableOf(el)) return 'textbox';
     return TAG_ROLES[tag] || 'text';
   };
   const ownText = (el) => {
     let t = '';
-    for (const n of el.childNodes) if (n.nodeType === 3) t += n.textContent;
-    return t.replace(/\s+/g, ' ').trim();
+    for (const n of childNodesOf.call(el)) if (typeOf.call(n) === 3) t += textOf.call(n);
+    return clean(t);
   };
+  const classOf = (el) => {
+    const c = attr(el, 'class');
+    return c ? c.trim().split(/\s+/)[0] : '';
+  };
+  const labelsOf = (el, tag) => {
+    if (tag === 'input') return own(el, INPUT, 'labels');
+    if (tag === 'textarea') return own(el, AREA, 'labels');
+    if (tag === 'select') return own(el, SELECT, 'labels');
+    return null;
+  };
+  // A label's words without the fields inside it (a wrapped <textarea>'s text is its value).
+  const FIELDS = ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'];
+  const labelText = (label) => {
+    let t = '';
+    for (const n of childNodesOf.call(label)) {
+      if (typeOf.call(n) === 3) t += textOf.call(n);
+      else if (typeOf.call(n) === 1 && !FIELDS.includes(tagOf.call(n))) t += ' ' + labelText(n);
+    }
+    return t;
+  };
+  const contentText = (el) => clean(innerTextOf(el) || textOf.call(el));
   const nameOf = (el, tag, role) => {
-    const aria = el.getAttribute('aria-label');
-    if (aria) return aria.trim();
-    const by = el.getAttribute('aria-labelledby');
+    const aria = attr(el, 'aria-label');
+    if (aria && aria.trim()) return aria.trim();
+    const by = attr(el, 'aria-labelledby');
     if (by) {
-      const t = by.split(' ').map(i => document.getElementById(i)).filter(Boolean)
-        .map(e => e.textContent).join(' ').replace(/\s+/g, ' ').trim();
+      const t = clean(by.split(' ').map(i => D.getElementById.call(doc, i)).filter(Boolean)
+        .map(e => textOf.call(e)).join(' '));
       if (t) return t;
     }
-    if (el.labels && el.labels.length) {
-      const t = Array.from(el.labels).map(l => l.textContent).join(' ')
-        .replace(/\s+/g, ' ').trim();
+    const labels = labelsOf(el, tag);
+    if (labels && labels.length) {
+      const t = clean(Array.from(labels).map(labelText).join(' '));
+      if (t) return t.replace(/\s*:$/, '');
+    }
+    if (tag === 'input' && /^(submit|button|reset)$/.test(inputType(el)))
+      return clean(own(el, INPUT, 'value'));
+    const alt = attr(el, 'alt');
+    if (alt && alt.trim()) return alt.trim();
+    if (tag === 'input' || tag === 'textarea') {
+      const ph = attr(el, 'placeholder');
+      if (ph && ph.trim()) return ph.trim();
+    }
+    if (BY_CONTENT.includes(role)) {
+      const t = contentText(el);
       if (t) return t;
     }
-    if (tag === 'input' && /^(submit|button|reset)$/i.test(el.type)) return (el.value || '').trim();
-    if (el.placeholder) return el.placeholder.trim();
-    if (el.alt) return el.alt.trim();
-    if (el.title) return el.title.trim();
-    if (['button', 'link', 'tab', 'option', 'menuitem', 'heading', 'cell', 'listitem']
-        .includes(role)) return (el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim();
-    const own = ownText(el);
-    if (own) return own;
+    const title = attr(el, 'title');
+    if (title && title.trim()) return title.trim();
+    const text = ownText(el);
+    if (text) return text;
     // An icon: a clickable element with no text of its own is named by its class.
-    if (el.children.length === 0 && typeof el.className === 'string' && el.className.trim() &&
-        getComputedStyle(el).cursor === 'pointer') return el.className.trim().split(/\s+/)[0];
+    if (childrenOf.call(el).length === 0 && classOf(el) &&
+        getComputedStyle(el).cursor === 'pointer') return classOf(el);
     return '';
   };
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-  for (let el = root; el; el = walker.nextNode()) {
-    if (skip.some(s => s.contains(el))) continue;
-    const tag = el.tagName.toLowerCase();
-    if (tag === 'script' || tag === 'style' || tag === 'head' || tag === 'option') continue;
-    const r = el.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1 || r.right <= 0 || r.bottom <= 0 || r.left >= W || r.top >= H)
-      continue;
+  const valueOf = (el, tag) => {
+    if (tag === 'select') {
+      const i = own(el, SELECT, 'selectedIndex');
+      const opts = own(el, SELECT, 'options');
+      return i >= 0 && opts ? clean(opts[i].text) : '';
+    }
+    if (tag === 'input') {
+      const type = inputType(el);
+      if (/^(checkbox|radio|submit|button|reset|image|file|hidden)$/.test(type)) return '';
+      const v = own(el, INPUT, 'value') || '';
+      // A password is never read out, not even its length.
+      return type === 'password' ? (v ? '••••••••' : '') : v;
+    }
+    if (tag === 'textarea') return own(el, AREA, 'value') || '';
+    if (editableOf(el)) return (innerTextOf(el) || '').trim();
+    return '';
+  };
+  const checkedOf = (el, tag) =>
+    !!((tag === 'input' && own(el, INPUT, 'checked')) || attr(el, 'aria-checked') === 'true' ||
+       attr(el, 'aria-selected') === 'true');
+  const visit = (el, dx, dy, inAtomic) => {
+    if (skip.some(s => N.contains.call(s, el))) return;
+    const tag = tagOf.call(el).toLowerCase();
+    if (tag === 'script' || tag === 'style' || tag === 'head' || tag === 'option' ||
+        tag === 'template' || tag === 'noscript') return;
+    const r = rectOf(el);
+    const x1 = r.left + dx, y1 = r.top + dy, x2 = r.right + dx, y2 = r.bottom + dy;
     const st = getComputedStyle(el);
-    if (st.visibility === 'hidden' || st.display === 'none' || parseFloat(st.opacity) === 0)
-      continue;
+    if (st.display === 'none') return;
+    const boxed = r.width >= 2 && r.height >= 2 && x2 > 0 && y2 > 0 && x1 < W && y1 < H_;
+    const shown = boxed && st.visibility !== 'hidden' && parseFloat(st.opacity) !== 0;
     const role = roleOf(el, tag);
-    const interactive = ['link', 'button', 'checkbox', 'radio', 'textbox', 'searchbox',
-      'combobox', 'spinbutton', 'slider', 'tab', 'option', 'menuitem', 'switch', 'listbox']
-      .includes(role);
-    const clickable = interactive || role === 'label' || st.cursor === 'pointer' ||
-      el.hasAttribute('onclick');
-    const scrollable = (st.overflowY === 'auto' || st.overflowY === 'scroll') &&
-      el.scrollHeight > el.clientHeight + 1;
-    const name = nameOf(el, tag, role);
-    if (!interactive && !clickable && !scrollable && !name && tag !== 'img') continue;
-    let value = '';
-    if (tag === 'select') value = el.selectedIndex >= 0 ? el.options[el.selectedIndex].text : '';
-    else if (tag === 'input' || tag === 'textarea') {
-      value = /^(checkbox|radio|submit|button|reset|image)$/i.test(el.type || '') ? '' :
-        (el.type === 'password' ? '•'.repeat(el.value.length) : el.value);
-    } else if (el.isContentEditable) value = el.innerText.trim();
-    const checked = !!(el.checked || el.getAttribute('aria-checked') === 'true' ||
-      el.getAttribute('aria-selected') === 'true');
-    // No id: the first class names the element's kind, as a resource id names a list row's
-    // field on Android (every sender of an inbox is ".email-sender").
-    const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0] : '';
-    const rid = el.id || (cls ? '.' + cls : '');
-    out.push([role, name, value, rid, el === active, checked, clickable, scrollable,
-      Math.max(0, r.left), Math.max(0, r.top), Math.min(W, r.right), Math.min(H, r.bottom)]);
-  }
-  return [W, H, out];
+    if (shown && !(inAtomic && !INTERACTIVE.includes(role))) {
+      const interactive = INTERACTIVE.includes(role);
+      const clickable = interactive || role === 'label' || st.cursor === 'pointer' ||
+        has(el, 'onclick');
+      const scrollable = (st.overflowY === 'auto' || st.overflowY === 'scroll') &&
+        getter(E, 'scrollHeight').call(el) > getter(E, 'clientHeight').call(el) + 1;
+      const name = nameOf(el, tag, role);
+      if (interactive || clickable || scrollable || name || tag === 'img') {
+        // No id: the first class names the element's kind, as a resource id names a list
+        // row's field on Android (every sender of an inbox is ".email-sender").
+        const id = attr(el, 'id') || '';
+        const cls = classOf(el);
+        const disabled = has(el, 'disabled') || attr(el, 'aria-disabled') === 'true';
+        out.push([role, name, valueOf(el, tag), id || (cls ? '.' + cls : ''), el === active,
+          checkedOf(el, tag), clickable, scrollable, !disabled, Math.max(0, x1),
+          Math.max(0, y1), Math.min(W, x2), Math.min(H_, y2)]);
+      }
+    }
+    // An icon's drawing is not a control; neither is a link's or a button's inner text.
+    if (tag === 'svg' || tag === 'canvas' || tag === 'img') return;
+    const atomic = inAtomic || (shown && ATOMIC.includes(role));
+    if (tag === 'iframe' || tag === 'frame') {
+      const inner = frameDoc(el);
+      const body = inner ? bodyOf.call(inner) : null;
+      if (body && boxed) {
+        const bx = x1 + getter(E, 'clientLeft').call(el), by = y1 + getter(E, 'clientTop').call(el);
+        visit(body, bx, by, false);
+      }
+      return;
+    }
+    const sr = shadowOf.call(el);
+    const kids = sr ? Array.from(fragmentChildrenOf.call(sr)) : [];
+    for (const child of kids) visit(child, dx, dy, atomic);
+    for (const child of Array.from(childrenOf.call(el))) visit(child, dx, dy, atomic);
+  };
+  visit(root, 0, 0, false);
+  return [W, H_, out];
 }
 """
 
@@ -132,7 +244,7 @@ def to_elements(raw: Sequence[Any]) -> tuple[int, int, tuple[UIElement, ...]]:
 
 
 def _element(row: Sequence[Any], width: int, height: int) -> UIElement:
-    role, name, value, html_id, focused, checked, clickable, scrollable, *box = row
+    role, name, value, html_id, focused, checked, clickable, scrollable, enabled, *box = row
     sx, sy = NORM_MAX / max(width, 1), NORM_MAX / max(height, 1)
     x1, y1, x2, y2 = (float(v) for v in box)
     bbox = BBox(_clip(x1 * sx), _clip(y1 * sy), _clip(max(x2, x1) * sx), _clip(max(y2, y1) * sy))
@@ -154,6 +266,7 @@ def _element(row: Sequence[Any], width: int, height: int) -> UIElement:
         scrollable=bool(scrollable),
         focused=bool(focused),
         checked=bool(checked),
+        enabled=bool(enabled),
     )
 
 

@@ -7,10 +7,19 @@ MiniWoB task page) is an app of its own, named by its file name (``login-user``:
 that an instruction's "click" or "login" does not name it); any other page by its title.
 ``activity`` is the full URL.
 
-Actions: click / long press at a point, type into the focused element (a focused ``<select>``
-chooses the option with that label; a trailing newline presses Enter), scroll (the finger's
-direction, as on a phone: ``up`` reveals what is further down), back (history back), open a URL
-(``open_app`` with a URL), wait, complete / impossible. There is no home or recent-apps button.
+Actions: click at a point; long press (on a text field it selects the field's whole text, as
+a phone's long press does, so that what is typed next replaces it); type into the focused
+element: text goes after what the field holds (unless a long press selected it), the keys
+Enter, Tab, Backspace and Escape are the characters ``\n``, ``\t``, ``\b`` and ``\x1b`` (a key
+alone needs no focused field), a focused ``<select>`` chooses the option with that label, and
+``{name}`` stands for the secret parameter ``name`` (a password: given to the world, never to the
+team, never written); scroll (the finger's direction, as on a phone: ``up`` reveals what is
+further down), back (history back), open a URL (``open_app`` with a URL), wait, complete /
+impossible. There is no home or recent-apps button.
+
+Every observation is taken once the page has settled (``envs.web.settle``: the navigation,
+redirect or XHR the action started is over). A page's own dialogs are steps
+(``envs.web.dialogs``); a link that opens a new tab moves the world to that tab.
 
 Whatever goes wrong while acting — a page that never loads, a crashed browser, an element gone
 before the click, a navigation away from the task page — comes back as ``StepResult.error``
@@ -21,6 +30,8 @@ browser context (no cookies, storage or history carried over). ``close()`` ends 
 from __future__ import annotations
 
 import contextlib
+import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +39,14 @@ from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.envs.conventions import WEB, Conventions
 from guigraph.envs.web import dom, miniwob
 from guigraph.envs.web.browser import Browser
+from guigraph.envs.web.dialogs import Dialog, DialogDesk, overlay
+from guigraph.envs.web.page_js import (
+    CLICKABLE_AT_JS,
+    PREPARE_TYPING_JS,
+    SELECT_FIELD_JS,
+    SELECT_OPTION_JS,
+)
+from guigraph.envs.web.settle import NotSettled, PageActivity
 from guigraph.errors import ConfigError, EnvError
 from guigraph.geometry import Point, ScreenSize
 from guigraph.types import Action, ActionType, Observation, ScrollDirection, Task
@@ -36,12 +55,20 @@ DEFAULT_VIEWPORT = (1280, 800)
 LONG_PRESS_MS = 600
 #: Share of the viewport one scroll moves.
 SCROLL_SHARE = 0.6
+#: Observing fails while a new document replaces the old one: settle and try again.
+OBSERVE_TRIES = 4
 _SCHEMES = ("http://", "https://", "file://", "about:", "data:")
+#: Keys typed as the characters they send.
+KEYS = {"\n": "Enter", "\t": "Tab", "\b": "Backspace", "\x1b": "Escape"}
+_KEY_RUNS = re.compile("([\n\t\b\x1b])")
+#: ``{name}``: a secret parameter (single braces, so wiki markup's ``{{image}}`` is text).
+SECRET = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
 
 class WebEnv(Env):
     """A browser world. ``executable``: the Chromium to drive (default ``/usr/bin/chromium``
-    or ``GUIGRAPH_CHROMIUM``); ``timeout``: seconds a page may take to load or respond."""
+    or ``GUIGRAPH_CHROMIUM``); ``timeout``: seconds a page may take to load or respond;
+    ``secrets``: values typed for ``{name}`` (passwords), never shown to the team."""
 
     action_space = frozenset(ActionType) - {ActionType.PRESS_HOME, ActionType.PRESS_RECENT}
 
@@ -50,18 +77,26 @@ class WebEnv(Env):
         executable: str | None = None,
         headless: bool = True,
         timeout: float = 10.0,
-        viewport: tuple[int, int] = DEFAULT_VIEWPORT,
+        viewport: tuple[int, int] | list[int] = DEFAULT_VIEWPORT,
         start_url: str = "about:blank",
+        secrets: Mapping[str, str] | None = None,
     ) -> None:
         if timeout <= 0:
             raise ConfigError(f"timeout must be > 0 seconds, got {timeout}")
+        width, height = (int(v) for v in viewport)
+        if width < 200 or height < 200:
+            raise ConfigError(f"viewport must be at least 200x200, got {width}x{height}")
         self.browser = Browser(executable, headless)
         self.timeout_ms = timeout * 1000.0
-        self.viewport = viewport
+        self.viewport = (width, height)
         self.start_url = start_url
+        self.secrets: dict[str, str] = dict(secrets or {})
         self.task: Task | None = None
         self._context: Any = None
         self._page: Any = None
+        self._activity: PageActivity | None = None
+        self._dialogs = DialogDesk()
+        self._opened: list[Any] = []  # tabs the page opened since the last step
         self._primed: tuple[str, int] | None = None  # a task page already started by make_task
         self._last: Observation | None = None
         self._blank: bytes | None = None
@@ -87,6 +122,7 @@ class WebEnv(Env):
 
     def reset(self, task: Task, seed: int) -> Observation:
         self.task = task
+        self._dialogs.close()
         name = task.params.get("miniwob")
         if name:
             if self._primed != (name, seed) or self._page is None:
@@ -113,8 +149,12 @@ class WebEnv(Env):
         if self._page is None:
             return self._result(error="no page is open: reset the environment first")
         try:
-            error = self._act(action)
-            self._settle()
+            if self._dialogs.open is not None:
+                error = self._answer_dialog(self._dialogs.open, action)
+            else:
+                self._dialogs.trigger = action
+                error = self._act(action)
+            self._settle(started_action=action.type is not ActionType.WAIT)
             observation = self._observe()
         except Exception as exc:  # Playwright's Error and TimeoutError: data for the team
             return self._failure(exc)
@@ -134,7 +174,8 @@ class WebEnv(Env):
         return Evaluation(state.reward > 0, state.reward, state.reason)
 
     def close(self) -> None:
-        self._context = self._page = None
+        self._context = self._page = self._activity = None
+        self._opened.clear()
         self.browser.close()
 
     # Pages ---------------------------------------------------------------------------------
@@ -142,11 +183,22 @@ class WebEnv(Env):
         if self._context is not None:
             with contextlib.suppress(Exception):
                 self._context.close()
-        self._context = self._page = None
+        self._context = self._page = self._activity = None
+        self._opened.clear()
         self._context = self.browser.new_context(*viewport)
         self._context.set_default_timeout(self.timeout_ms)
-        self._page = self._context.new_page()
+        self._context.on("page", self._on_new_tab)
+        self._use_page(self._context.new_page())
+        self._opened.clear()
         return self._page
+
+    def _on_new_tab(self, page: Any) -> None:
+        self._opened.append(page)
+
+    def _use_page(self, page: Any) -> None:
+        self._page = page
+        self._activity = PageActivity(page)
+        self._dialogs.attach(page)
 
     def _open_miniwob(self, url: str, seed: int) -> str:
         page = self._new_page(miniwob.VIEWPORT)
@@ -156,8 +208,12 @@ class WebEnv(Env):
         return miniwob.start_episode(page, seed, self.timeout_ms)
 
     def _goto(self, url: str) -> str | None:
+        self._dialogs.trigger = Action.open_app(url)
         try:
-            self._page.goto(url, wait_until="load", timeout=self.timeout_ms)
+            # "commit", then settle: a dialog the page opens while loading is answered, and
+            # the redirects and XHR of the first screen are waited for like any other.
+            self._page.goto(url, wait_until="commit", timeout=self.timeout_ms)
+            self._settle(started_action=False)
         except Exception as exc:
             # A navigation still pending would hold every later call: replace it with a
             # blank page, which loads at once.
@@ -165,6 +221,21 @@ class WebEnv(Env):
                 self._page.goto("about:blank", timeout=self.timeout_ms)
             return f"the page did not load: {url} ({_line(exc)})"
         return None
+
+    def _follow_tabs(self) -> None:
+        """A tab the page opened becomes the page acted on; a closed page gives way to the
+        last one still open."""
+        opened = [p for p in self._opened if not p.is_closed()]
+        self._opened.clear()
+        if opened:
+            self._use_page(opened[-1])
+            with contextlib.suppress(Exception):
+                self._page.wait_for_load_state("load", timeout=self.timeout_ms)
+        elif self._page.is_closed() and self._context is not None:
+            still = [p for p in self._context.pages if not p.is_closed()]
+            if not still:
+                raise EnvError("the page closed its window")
+            self._use_page(still[-1])
 
     # Acting --------------------------------------------------------------------------------
     def _act(self, action: Action) -> str | None:
@@ -189,14 +260,44 @@ class WebEnv(Env):
             return None
         return f"{kind.value} is not an action of the web"
 
+    def _answer_dialog(self, dialog: Dialog, action: Action) -> str | None:
+        """An action while a dialog shows: its buttons answer it, typing fills a prompt, back
+        closes it; the page behind cannot be reached."""
+        desk = self._dialogs
+        if action.type is ActionType.CLICK and action.point is not None:
+            part = dialog.button_at(action.point)
+            if part == "dismiss" or (part == "accept" and dialog.kind == "alert"):
+                desk.close()
+                return None
+            if part == "accept":
+                desk.close()
+                if dialog.trigger is None:
+                    return None
+                desk.accept_next(dialog.typed)
+                desk.trigger = dialog.trigger
+                return self._act(dialog.trigger)
+            if part == "box":
+                return None
+        if action.type is ActionType.TYPE and dialog.kind == "prompt":
+            desk.typed(action.text or "")
+            return None
+        if action.type is ActionType.PRESS_BACK:
+            desk.close()
+            return None
+        if action.type is ActionType.WAIT:
+            return None
+        buttons = " or ".join(b for b in dialog.buttons if b)
+        return f"a dialog is open ({dialog.message_text[:80]!r}): answer it with {buttons}"
+
     def _back(self) -> str | None:
         """History back; the blank page every tab starts on is not a page to go back to."""
         before = self._page.url
-        self._page.go_back(wait_until="load", timeout=self.timeout_ms)
+        self._page.go_back(wait_until="commit", timeout=self.timeout_ms)
+        self._settle(started_action=False)
         if self._page.url == before:
             return "there is no page to go back to"
         if self._page.url.startswith("about:blank") and not before.startswith("about:blank"):
-            self._page.go_forward(wait_until="load", timeout=self.timeout_ms)
+            self._page.go_forward(wait_until="commit", timeout=self.timeout_ms)
             return "there is no page to go back to"
         return None
 
@@ -209,6 +310,8 @@ class WebEnv(Env):
         if gone:
             return gone
         mouse = self._page.mouse
+        if long and self._page.evaluate(SELECT_FIELD_JS, [pixel.x, pixel.y]):
+            return None  # a text field's whole text is selected: typing replaces it
         if long:
             mouse.move(pixel.x, pixel.y)
             mouse.down()
@@ -226,7 +329,7 @@ class WebEnv(Env):
         ] if self._last is not None else []  # fmt: skip
         if not shown:
             return None
-        if self._page.evaluate(_CLICKABLE_AT_JS, [x, y]):
+        if self._page.evaluate(CLICKABLE_AT_JS, [x, y]):
             return None
         target = min(shown, key=lambda e: e.bbox.width * e.bbox.height)
         return (
@@ -235,19 +338,35 @@ class WebEnv(Env):
         )
 
     def _type(self, text: str) -> str | None:
-        kind = self._page.evaluate(_FOCUS_JS)
-        if kind == "none":
+        text, missing = self._with_secrets(text)
+        if missing:
+            return (
+                f"the text needs the secret {missing!r}: give it at run time (--param "
+                f"{missing}=... or the task file's environment variable)"
+            )
+        kind = self._page.evaluate(PREPARE_TYPING_JS)
+        printable = _KEY_RUNS.sub("", text)
+        if kind == "none" and printable:
             return "no element has the focus: click a field before typing"
         if kind == "select":
-            chosen = self._page.evaluate(_SELECT_JS, text.strip())
-            return None if chosen else f"the list has no option {text.strip()!r}"
-        enter = text.endswith("\n")
-        body = text[:-1] if enter else text
-        if body:
-            self._page.keyboard.type(body)
-        if enter:
-            self._page.keyboard.press("Enter")
+            chosen = self._page.evaluate(SELECT_OPTION_JS, printable.strip())
+            return None if chosen else f"the list has no option {printable.strip()!r}"
+        keyboard = self._page.keyboard
+        for run in _KEY_RUNS.split(text):
+            if run in KEYS:
+                keyboard.press(KEYS[run])
+            elif run:
+                keyboard.type(run)
         return None
+
+    def _with_secrets(self, text: str) -> tuple[str, str | None]:
+        """``text`` with each ``{name}`` of a known secret filled in; a text that is only
+        an unknown placeholder (a recorded password) names the secret it needs."""
+        core = _KEY_RUNS.sub("", text)
+        whole = SECRET.fullmatch(core)
+        if whole and whole.group(1) not in self.secrets:
+            return text, whole.group(1)
+        return SECRET.sub(lambda m: self.secrets.get(m.group(1), m.group(0)), text), None
 
     def _scroll(self, action: Action) -> str | None:
         width, height = self._size()
@@ -264,31 +383,50 @@ class WebEnv(Env):
         self._page.mouse.wheel(dx, dy)
         return None
 
-    def _settle(self) -> None:
-        """Let the page finish what the action started: a navigation, then two frames."""
+    def _settle(self, started_action: bool) -> None:
+        """Let the page finish what the action started (``envs.web.settle``); a tab it opened
+        becomes the page."""
+        self._follow_tabs()
+        assert self._activity is not None
         try:
-            self._page.wait_for_load_state("load", timeout=self.timeout_ms)
-        except Exception as exc:
-            raise EnvError(f"the page did not finish loading ({_line(exc)})") from exc
-        with contextlib.suppress(Exception):  # still animating after a second: observe anyway
-            self._page.wait_for_function(_QUIET_JS, polling="raf", timeout=ANIMATION_MS)
+            self._activity.settle(
+                self.timeout_ms / 1000, started_action, lambda: self._dialogs.open is not None
+            )
+        except NotSettled as exc:
+            raise EnvError(str(exc)) from exc
+        self._follow_tabs()
 
     # Observing -----------------------------------------------------------------------------
     def _observe(self) -> Observation:
+        for attempt in range(OBSERVE_TRIES):
+            try:
+                observation = self._observe_once()
+                break
+            except Exception:
+                # The document was replaced while it was read (a late redirect, a reload):
+                # let the new one settle and read again.
+                if attempt == OBSERVE_TRIES - 1 or self._page.is_closed():
+                    raise
+                self._settle(started_action=False)
+        dialog = self._dialogs.open
+        if dialog is not None:
+            observation = overlay(observation, dialog)
+        self._last = observation
+        return observation
+
+    def _observe_once(self) -> Observation:
         page = self._page
         skip = miniwob.SKIP if self._is_miniwob() else ""
         width, height, elements = dom.to_elements(page.evaluate(dom.WALK_JS, ["", skip]))
         png = page.screenshot(type="png", animations="disabled", caret="hide")
         url = page.url
-        observation = Observation(
+        return Observation(
             screen=ScreenSize(width, height),
             screenshot=png,
             elements=elements,
             app=_app_of(url, page.title()),
             activity=url,
         )
-        self._last = observation
-        return observation
 
     def _size(self) -> tuple[int, int]:
         if self._last is not None:
@@ -343,59 +481,6 @@ class WebEnv(Env):
             Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
             self._blank = buffer.getvalue()
         return Observation(ScreenSize(width, height), screenshot=self._blank, elements=())
-
-
-_CLICKABLE_AT_JS = """
-([x, y]) => {
-  let el = document.elementFromPoint(x, y);
-  for (; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
-    const tag = el.tagName.toLowerCase();
-    const tags = ['a', 'button', 'input', 'select', 'textarea', 'label', 'option'];
-    if (tags.includes(tag)) return true;
-    if (el.hasAttribute('onclick') || el.getAttribute('role') || el.isContentEditable) return true;
-    if (getComputedStyle(el).cursor === 'pointer') return true;
-  }
-  return false;
-}
-"""
-
-_FOCUS_JS = """
-() => {
-  const el = document.activeElement;
-  if (!el || el === document.body || el === document.documentElement) return 'none';
-  const tag = el.tagName.toLowerCase();
-  if (tag === 'select') return 'select';
-  if (tag === 'input' || tag === 'textarea' || el.isContentEditable) return 'text';
-  return 'other';
-}
-"""
-
-_SELECT_JS = """
-(label) => {
-  const el = document.activeElement;
-  const want = label.toLowerCase();
-  const option = Array.from(el.options).find(o => o.text.trim().toLowerCase() === want ||
-    o.value.toLowerCase() === want);
-  if (!option) return false;
-  el.value = option.value;
-  el.dispatchEvent(new Event('input', {bubbles: true}));
-  el.dispatchEvent(new Event('change', {bubbles: true}));
-  return true;
-}
-"""
-
-# True once no finite animation runs (CSS, or jQuery's, common on older pages): a click that
-# expands a section has not finished when it returns. Polled every frame, for at most
-# ANIMATION_MS (an endless animation does not hold the team up).
-_QUIET_JS = """
-() => {
-  const css = document.getAnimations ? document.getAnimations().some(a =>
-    a.playState === 'running' && isFinite(a.effect?.getComputedTiming().endTime)) : false;
-  const jq = window.jQuery && window.jQuery.fn && window.jQuery(':animated').length > 0;
-  return !(css || jq);
-}
-"""
-ANIMATION_MS = 1000
 
 
 def _as_url(target: str) -> str | None:

@@ -1,0 +1,233 @@
+"""The web world on pages that behave like real sites: server round trips, labels instead of
+ids, names a page can shadow, dialogs, prefilled fields, shadow roots, frames, new tabs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from guigraph.envs.web.dialogs import ACCEPT_ID, DISMISS_ID, INPUT_ID
+from guigraph.envs.web.env import WebEnv
+from guigraph.types import Action, ActionType, Observation, UIElement
+
+from .conftest import owned_pids
+from .site import serve
+
+LOGIN = """<html><body>
+<form id="search" action="/search"><input name="title" placeholder="Find a page">
+  <input type="hidden" name="id" value="start"><button>Go</button></form>
+<form method="post" action="/login" class="login">
+  <label>Username <input name="u" class="field"></label>
+  <label>Password <input name="p" type="password" class="field"></label>
+  <button type="submit">Log In</button>
+</form></body></html>"""
+
+PAGES = {
+    "/login": LOGIN,
+    "/done": "<html><body><h1>Welcome back</h1><p>You are logged in.</p></body></html>",
+    "/xhr": """<html><body><button onclick="fetch('/slow-data?s=0.4').then(r => r.text())
+      .then(t => { document.getElementById('out').textContent = t; })">Load</button>
+      <p id="out">nothing yet</p></body></html>""",
+    "/dialogs": """<html><body>
+      <button onclick="alert('Saved!')">Notify</button>
+      <button onclick="document.getElementById('out').textContent =
+        confirm('Delete the page?') ? 'deleted' : 'kept'">Delete</button>
+      <button onclick="document.getElementById('out').textContent =
+        'named ' + prompt('Your name?')">Name</button>
+      <p id="out">untouched</p>
+      <textarea aria-label="Draft"></textarea><a href="/done">Leave</a>
+      <script>document.querySelector('textarea').addEventListener('input', () => {
+        window.onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; }; });
+      </script></body></html>""",
+    "/nagging": "<html><body><p>Nagging page</p><script>alert('Welcome!')</script></body></html>",
+    "/fields": """<html><body>
+      <label>Title <input name="t" value="Old title"></label>
+      <label>City <input name="c"></label>
+      <label>Notes <textarea name="n">first line</textarea></label></body></html>""",
+    "/inside": """<html><body><div id="host"></div>
+      <iframe srcdoc="<label>Frame field <input></label>" style="width:400px;height:80px">
+      </iframe><a href="/done" target="_blank">Open in a new tab</a>
+      <p id="out">no press</p>
+      <script>const root = document.getElementById('host').attachShadow({mode: 'open'});
+        root.innerHTML = '<button>Shadow button</button>';
+        root.querySelector('button').onclick = () => {
+          document.getElementById('out').textContent = 'shadow pressed'; };</script>
+      </body></html>""",
+}
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[tuple[str, list[dict[str, list[str]]]]]:
+    with serve(PAGES) as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[WebEnv]:
+    world = WebEnv(timeout=5.0, secrets={"password": "hunter2-secret"})
+    try:
+        yield world
+    finally:
+        tag = world.browser.tag
+        world.close()
+        assert owned_pids(tag) == [], "a Chromium process outlived its environment"
+
+
+def _open(env: WebEnv, url: str) -> Observation:
+    return env.reset(env.make_task(url, 0), 0)
+
+
+def _find(obs: Observation, label: str = "", rid: str = "", role: str = "") -> UIElement:
+    for element in obs.elements or ():
+        named = (label and label in (element.label, element.content_desc)) or (
+            rid and element.resource_id == rid
+        )
+        if named and (not role or element.class_name == role):
+            return element
+    raise AssertionError(f"no element {label or rid!r} in {[e.label for e in obs.elements or ()]}")
+
+
+def _field(obs: Observation, name: str) -> UIElement:
+    """The text field a label names (not the label itself)."""
+    for element in obs.elements or ():
+        if element.editable and element.content_desc == name:
+            return element
+    raise AssertionError(f"no field {name!r} in {[e.label for e in obs.elements or ()]}")
+
+
+def _click(element: UIElement) -> Action:
+    return Action.click(element.bbox.center.x, element.bbox.center.y)
+
+
+def _texts(obs: Observation) -> str:
+    return " | ".join(e.label for e in obs.elements or ())
+
+
+def test_fields_named_by_labels_in_a_form_whose_fields_shadow_its_properties(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/login")
+    assert _field(obs, "Find a page").editable  # <input name="title"> makes form.title an input
+    user, password = _field(obs, "Username"), _field(obs, "Password")
+    assert user.editable and password.editable and user.resource_id == ".field"
+    assert _find(obs, "Log In", role="button").clickable
+
+
+def test_a_post_answered_by_a_redirect_is_observed_on_the_page_it_led_to(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    base, posted = site
+    obs = _open(env, f"{base}/login")
+    env.step(_click(_field(obs, "Username")))
+    env.step(Action.type_text("olga"))
+    env.step(_click(_field(obs, "Password")))
+    shown = env.step(Action.type_text("{password}"))
+    assert "hunter2" not in _texts(shown.observation)  # the field shows no secret
+    result = env.step(Action.type_text("\n"))  # Enter submits; the server answers 303
+    assert result.error is None
+    assert result.observation.activity == f"{base}/done"
+    assert "Welcome back" in _texts(result.observation)
+    assert posted[-1]["u"] == ["olga"] and posted[-1]["p"] == ["hunter2-secret"]
+
+
+def test_a_placeholder_of_a_secret_nobody_gave_is_a_step_error(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/login")
+    env.step(_click(_field(obs, "Password")))
+    result = env.step(Action.type_text("{pin}"))
+    assert result.error and "'pin'" in result.error and "--param" in result.error
+
+
+def test_what_an_xhr_brings_is_on_the_next_observation(env: WebEnv, site: tuple[str, list]) -> None:
+    obs = _open(env, f"{site[0]}/xhr")
+    result = env.step(_click(_find(obs, "Load")))
+    assert "loaded late" in _texts(result.observation)
+
+
+def test_a_confirmation_is_a_step_answered_by_its_buttons(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/dialogs")
+    asked = env.step(_click(_find(obs, "Delete"))).observation
+    assert _find(asked, rid=DISMISS_ID).label == "Cancel"
+    assert "Delete the page?" in _texts(asked) and "untouched" not in _texts(asked)  # modal
+    refused = env.step(Action.click(500, 100))  # the page behind cannot be reached
+    assert refused.error and "answer it with OK or Cancel" in refused.error
+    kept = env.step(_click(_find(asked, rid=DISMISS_ID))).observation
+    assert "kept" in _texts(kept)
+    asked = env.step(_click(_find(kept, "Delete"))).observation
+    done = env.step(_click(_find(asked, rid=ACCEPT_ID))).observation
+    assert "deleted" in _texts(done) and not any(
+        e.resource_id == ACCEPT_ID for e in done.elements or ()
+    )
+
+
+def test_an_alert_and_a_prompt_are_steps(env: WebEnv, site: tuple[str, list]) -> None:
+    obs = _open(env, f"{site[0]}/dialogs")
+    alert = env.step(_click(_find(obs, "Notify"))).observation
+    assert "Saved!" in _texts(alert) and _find(alert, rid=ACCEPT_ID).label == "OK"
+    page = env.step(_click(_find(alert, rid=ACCEPT_ID))).observation
+    asked = env.step(_click(_find(page, "Name"))).observation
+    assert _find(asked, rid=INPUT_ID).editable
+    typed = env.step(Action.type_text("Olga")).observation
+    assert _find(typed, rid=INPUT_ID).text == "Olga"
+    answered = env.step(_click(_find(typed, rid=ACCEPT_ID))).observation
+    assert "named Olga" in _texts(answered)
+
+
+def test_leaving_a_page_with_unsaved_text_asks_and_leave_leaves(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    base = site[0]
+    obs = _open(env, f"{base}/dialogs")
+    env.step(_click(_field(obs, "Draft")))
+    env.step(Action.type_text("half a thought"))
+    asked = env.step(_click(_find(obs, "Leave", role="link"))).observation
+    assert _find(asked, rid=ACCEPT_ID).label == "Leave" and asked.activity == f"{base}/dialogs"
+    left = env.step(_click(_find(asked, rid=ACCEPT_ID))).observation
+    assert left.activity == f"{base}/done"
+
+
+def test_a_page_that_alerts_on_every_load_opens_as_a_dialog_not_a_hang(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/nagging")
+    assert "Welcome!" in _texts(obs)
+    page = env.step(_click(_find(obs, rid=ACCEPT_ID))).observation
+    assert "Nagging page" in _texts(page)
+
+
+def test_typing_appends_a_long_press_replaces_and_keys_are_characters(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/fields")
+    title, notes = _field(obs, "Title"), _field(obs, "Notes")
+    env.step(_click(notes))
+    appended = env.step(Action.type_text("\nsecond line")).observation
+    assert _field(appended, "Notes").text == "first line\nsecond line"
+    env.step(Action(ActionType.LONG_PRESS, point=title.bbox.center))
+    replaced = env.step(Action.type_text("New title")).observation
+    assert _field(replaced, "Title").text == "New title"
+    fixed = env.step(Action.type_text("s\b\b!")).observation  # Backspace twice
+    assert _field(fixed, "Title").text == "New titl!"
+    moved = env.step(Action.type_text("\tParis")).observation  # Tab to the next field
+    assert _field(moved, "City").text == "Paris" and _field(moved, "City").focused
+    env.step(Action(ActionType.LONG_PRESS, point=title.bbox.center))
+    cleared = env.step(Action.type_text("\b")).observation
+    assert _field(cleared, "Title").text == ""
+
+
+def test_shadow_roots_frames_and_new_tabs(env: WebEnv, site: tuple[str, list]) -> None:
+    base = site[0]
+    obs = _open(env, f"{base}/inside")
+    pressed = env.step(_click(_find(obs, "Shadow button"))).observation
+    assert "shadow pressed" in _texts(pressed)
+    field = _field(pressed, "Frame field")
+    env.step(_click(field))
+    typed = env.step(Action.type_text("in a frame")).observation
+    assert _field(typed, "Frame field").text == "in a frame"
+    assert _field(typed, "Frame field").focused
+    tab = env.step(_click(_find(typed, "Open in a new tab"))).observation
+    assert tab.activity == f"{base}/done" and "Welcome back" in _texts(tab)
