@@ -34,6 +34,7 @@ CATEGORIES: tuple[str, ...] = (
 
 class ActionType(StrEnum):
     CLICK = "click"
+    DOUBLE_CLICK = "double_click"
     LONG_PRESS = "long_press"
     SCROLL = "scroll"
     TYPE = "type"
@@ -44,15 +45,63 @@ class ActionType(StrEnum):
     IMPOSSIBLE = "impossible"
     OPEN_APP = "open_app"
     WAIT = "wait"
+    #: A key chord on a keyboard (the desktop's Ctrl+S, Escape, Enter): ``Action.keys``.
+    KEY = "key"
 
 
 #: The action space of GUIOdyssey (what its evaluator can score).
 ODYSSEY_ACTIONS: frozenset[ActionType] = frozenset(ActionType) - {
     ActionType.OPEN_APP,
     ActionType.WAIT,
+    ActionType.DOUBLE_CLICK,
+    ActionType.KEY,
 }
 
-_POINT_ACTIONS = {ActionType.CLICK, ActionType.LONG_PRESS}
+#: Actions at one point of the screen (a tap, a double click, a press held).
+POINT_ACTIONS = frozenset({ActionType.CLICK, ActionType.DOUBLE_CLICK, ActionType.LONG_PRESS})
+_POINT_ACTIONS = POINT_ACTIONS
+
+#: The modifier keys of a chord, in the order a chord names them.
+MODIFIER_KEYS: tuple[str, ...] = ("ctrl", "alt", "shift", "super")
+#: Other spellings of key names, to the one a chord keeps (X keysyms, browsers, people).
+_KEY_ALIASES = {
+    "control": "ctrl", "control_l": "ctrl", "control_r": "ctrl", "ctl": "ctrl",
+    "alt_l": "alt", "alt_r": "alt", "meta": "super", "win": "super", "cmd": "super",
+    "shift_l": "shift", "shift_r": "shift", "super_l": "super", "super_r": "super",
+    "return": "enter", "kp_enter": "enter", "esc": "escape", "del": "delete",
+    "pageup": "page_up", "prior": "page_up", "pagedown": "page_down", "next": "page_down",
+    "pgup": "page_up", "pgdn": "page_down", "bksp": "backspace", "ins": "insert",
+    "arrowup": "up", "arrowdown": "down", "arrowleft": "left", "arrowright": "right",
+}  # fmt: skip
+
+
+def key_chord(keys: Sequence[str] | str) -> tuple[str, ...]:
+    """A key chord in its one spelling: lower-case names, modifiers first in
+    ``MODIFIER_KEYS`` order, then the key (``"Control+S"``, ``["s", "ctrl"]`` -> ``("ctrl",
+    "s")``). A text is split at ``+`` (a lone ``+`` is the plus key). ActionError when it
+    names no key, names one twice or holds only modifiers."""
+    if isinstance(keys, str):
+        text = keys.strip()
+        parts = [text] if text == "+" else re.split(r"\s*\+\s*", text)
+        if text.endswith("++"):
+            parts = [*parts[:-2], "+"]
+    else:
+        parts = [str(k) for k in keys]
+    names = [_KEY_ALIASES.get(p.strip().lower(), p.strip().lower()) for p in parts]
+    if not names or any(not n or any(c.isspace() for c in n) for n in names):
+        raise ActionError(f"a key chord names keys like 'ctrl+s' or 'escape', got {keys!r}")
+    if len(set(names)) != len(names):
+        raise ActionError(f"a key chord names each key once, got {keys!r}")
+    mods = [m for m in MODIFIER_KEYS if m in names]
+    rest = [n for n in names if n not in MODIFIER_KEYS]
+    if len(rest) > 1:
+        raise ActionError(f"a key chord has one key besides its modifiers, got {keys!r}")
+    return (*mods, *rest)
+
+
+def chord_text(keys: Sequence[str]) -> str:
+    """``("ctrl", "s")`` -> ``"ctrl+s"``, the raw and command form of a chord."""
+    return "+".join(keys)
 
 
 class ScrollDirection(StrEnum):
@@ -89,9 +138,12 @@ class Action:
     text: str | None = None
     app: str | None = None
     seconds: float | None = None
+    keys: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type", ActionType(self.type))
+        if self.keys is not None:
+            object.__setattr__(self, "keys", key_chord(self.keys))
         if self.direction is not None:
             object.__setattr__(self, "direction", ScrollDirection(self.direction))
         for name in ("point", "end"):
@@ -99,7 +151,7 @@ class Action:
             if value is not None and value.space is not CoordSpace.NORM:
                 raise ActionError(f"{self.type} {name} must be in the normalized space")
         used = _FIELDS_BY_TYPE[self.type]
-        for name in ("point", "end", "direction", "text", "app", "seconds"):
+        for name in ("point", "end", "direction", "text", "app", "seconds", "keys"):
             if name not in used and getattr(self, name) is not None:
                 raise ActionError(f"{self.type} takes no {name}")
         if self.type in _POINT_ACTIONS and self.point is None:
@@ -110,6 +162,8 @@ class Action:
             raise ActionError("type needs text")
         if self.type is ActionType.OPEN_APP and not (self.app and self.app.strip()):
             raise ActionError("open_app needs an app name")
+        if self.type is ActionType.KEY and not self.keys:
+            raise ActionError("key needs the keys of its chord")
         if self.seconds is not None and self.seconds < 0:
             raise ActionError(f"wait seconds must be >= 0, got {self.seconds}")
 
@@ -125,6 +179,15 @@ class Action:
     @classmethod
     def click(cls, x: float, y: float) -> Action:
         return cls(ActionType.CLICK, point=Point(x, y))
+
+    @classmethod
+    def double_click(cls, x: float, y: float) -> Action:
+        return cls(ActionType.DOUBLE_CLICK, point=Point(x, y))
+
+    @classmethod
+    def key_chord(cls, *keys: str) -> Action:
+        """``Action.key_chord("ctrl", "s")`` or ``Action.key_chord("ctrl+s")``."""
+        return cls(ActionType.KEY, keys=key_chord(keys[0] if len(keys) == 1 else keys))
 
     @classmethod
     def long_press(cls, x: float, y: float) -> Action:
@@ -161,6 +224,8 @@ class Action:
         for name in ("text", "app", "seconds"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
+        if self.keys is not None:
+            out["keys"] = list(self.keys)
         return out
 
     @classmethod
@@ -177,11 +242,24 @@ class Action:
             text=data.get("text"),
             app=data.get("app"),
             seconds=data.get("seconds"),
+            keys=_keys_or_none(data.get("keys")),
         )
+
+
+def _keys_or_none(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return key_chord(value)
+    if not isinstance(value, list | tuple) or not all(isinstance(k, str) for k in value):
+        raise ActionError(f"keys is a list of key names, got {value!r}")
+    return key_chord(value)
 
 
 _FIELDS_BY_TYPE: dict[ActionType, frozenset[str]] = {
     ActionType.CLICK: frozenset({"point"}),
+    ActionType.DOUBLE_CLICK: frozenset({"point"}),
+    ActionType.KEY: frozenset({"keys"}),
     ActionType.LONG_PRESS: frozenset({"point"}),
     ActionType.SCROLL: frozenset({"point", "end", "direction"}),
     ActionType.TYPE: frozenset({"text"}),

@@ -7,15 +7,20 @@ says what changed with respect to the sub-goal, not only which button was presse
 from __future__ import annotations
 
 from guigraph.agents.roles import Outcome, OutcomeStatus, SemanticState, SubGoal
-from guigraph.types import Action, ActionType
+from guigraph.types import POINT_ACTIONS, Action, ActionType, chord_text
 
 _MAX_TEXTS = 3
+_VERBS = {
+    ActionType.CLICK: "tapped",
+    ActionType.DOUBLE_CLICK: "double-clicked",
+    ActionType.LONG_PRESS: "long-pressed",
+}
 
 
 def describe_action(action: Action, before: SemanticState) -> str:
-    if action.type in (ActionType.CLICK, ActionType.LONG_PRESS) and action.point is not None:
+    if action.type in POINT_ACTIONS and action.point is not None:
         target = before.element_at(action.point)
-        verb = "tapped" if action.type is ActionType.CLICK else "long-pressed"
+        verb = _VERBS[action.type]
         return f"{verb} {target.label!r}" if target else f"{verb} {action.point.rounded()}"
     if action.type is ActionType.TYPE:
         return f"typed {action.text!r}"
@@ -23,6 +28,8 @@ def describe_action(action: Action, before: SemanticState) -> str:
         return f"swiped {action.direction}"
     if action.type is ActionType.OPEN_APP:
         return f"opened {action.app}"
+    if action.type is ActionType.KEY:
+        return f"pressed {chord_text(action.keys or ())}"
     return action.type.value.replace("_", " ")
 
 

@@ -7,9 +7,9 @@ what it was for; a failure carries the recovery the loop should run before tryin
 from __future__ import annotations
 
 from guigraph.agents.roles import Outcome, OutcomeStatus, Proposal, SemanticState, SubGoal
-from guigraph.types import Action, ActionType
+from guigraph.types import POINT_ACTIONS, Action, ActionType
 
-_NAVIGATING = {ActionType.CLICK, ActionType.LONG_PRESS}
+_NAVIGATING = POINT_ACTIONS | {ActionType.KEY}
 _EXPECTED_NO_CHANGE = {ActionType.WAIT, ActionType.COMPLETE, ActionType.IMPOSSIBLE}
 
 

@@ -24,6 +24,10 @@ from guigraph.types import Action, ActionType
 #: (a test checks), so a new action type cannot be forgotten in the prompt.
 ACTION_SHAPES: dict[ActionType, tuple[dict[str, object], str]] = {
     ActionType.CLICK: ({"action": "click", "coordinate": ["x", "y"]}, "tap a point"),
+    ActionType.DOUBLE_CLICK: (
+        {"action": "double_click", "coordinate": ["x", "y"]},
+        "double-click a point",
+    ),
     ActionType.LONG_PRESS: (
         {"action": "long_press", "coordinate": ["x", "y"]},
         "press and hold a point",
@@ -38,6 +42,10 @@ ACTION_SHAPES: dict[ActionType, tuple[dict[str, object], str]] = {
     ActionType.PRESS_RECENT: ({"action": "press_recent"}, "show recent apps"),
     ActionType.OPEN_APP: ({"action": "open_app", "app_name": "..."}, "launch an app by name"),
     ActionType.WAIT: ({"action": "wait", "seconds": 1}, "wait for the screen to load"),
+    ActionType.KEY: (
+        {"action": "key", "keys": "ctrl+s"},
+        "press a key or a chord (enter, escape, tab, ctrl+s, ctrl+shift+s)",
+    ),
     ActionType.COMPLETE: ({"action": "complete"}, "the task is done"),
     ActionType.IMPOSSIBLE: ({"action": "impossible"}, "the task cannot be done"),
 }

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from guigraph.agents.roles import Proposal, SemanticState, SubGoal, VerifierVerdict
-from guigraph.types import ActionType
+from guigraph.types import POINT_ACTIONS, ActionType
 
 Check = Callable[[SemanticState, Proposal, SubGoal], str | None]
 
-_TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
+_TAPS = POINT_ACTIONS
 _LEAVING = {ActionType.PRESS_HOME, ActionType.PRESS_RECENT, ActionType.OPEN_APP}
 
 

@@ -16,9 +16,9 @@ from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
 from guigraph.geometry import Point
-from guigraph.types import ID_LESS_KEY, Action, ActionType, ScrollDirection
+from guigraph.types import ID_LESS_KEY, POINT_ACTIONS, Action, ActionType, ScrollDirection
 
-_TAPS = {ActionType.CLICK, ActionType.LONG_PRESS}
+_TAPS = POINT_ACTIONS
 UNFILLED = re.compile(r"\{text\d+\}")
 
 
@@ -196,4 +196,6 @@ def ground(
         return Proposal(Action.open_app(template.app or ""), reason="open app")
     if kind is ActionType.WAIT:
         return Proposal(Action(ActionType.WAIT, seconds=1.0), reason="wait")
+    if kind is ActionType.KEY and template.keys:
+        return Proposal(Action(kind, keys=template.keys), reason="+".join(template.keys))
     return Proposal(Action(kind), reason=kind.value)

@@ -3,8 +3,9 @@
 - *Raw* form: what an annotation file stores per step, ``action`` (CLICK, LONG_PRESS, SCROLL,
   TEXT, COMPLETE, INCOMPLETE) and ``info`` (points, a KEY_* name, the typed text, or "").
   guigraph extends it for what recorded runs of other worlds contain and GUIOdyssey never
-  does: ``OPEN_APP`` (info: the app, package or URL opened) and ``WAIT`` (info: seconds). A
-  reader of the dataset never meets them.
+  does: ``OPEN_APP`` (info: the app, package or URL opened), ``WAIT`` (info: seconds),
+  ``DOUBLE_CLICK`` (info: points, as CLICK) and ``KEY`` (info: a chord, ``ctrl+s``). A reader
+  of the dataset never meets them.
 - *Command* form: the strings models are trained on and the evaluator compares, as the
   official ``decode_action`` writes them: ``CLICK: (x, y)``, ``SCROLL: UP``, ``TYPE: text``...
 
@@ -18,7 +19,7 @@ import math
 
 from guigraph.errors import ActionError, DatasetError
 from guigraph.geometry import Point
-from guigraph.types import Action, ActionType, ScrollDirection
+from guigraph.types import Action, ActionType, ScrollDirection, chord_text, key_chord
 
 #: Command names of the keys, and the KEY_* names the raw form uses for them.
 KEY_COMMANDS: dict[ActionType, str] = {
@@ -118,6 +119,8 @@ def action_to_command(action: Action) -> str:
 EXTENSION_COMMANDS: dict[str, ActionType] = {
     "OPEN_APP": ActionType.OPEN_APP,
     "WAIT": ActionType.WAIT,
+    "DOUBLE_CLICK": ActionType.DOUBLE_CLICK,
+    "KEY": ActionType.KEY,
 }
 
 
@@ -130,6 +133,10 @@ def action_to_text(action: Action) -> str:
     except ActionError:
         argument = action.app if action.app is not None else ""
         name = action.type.value.upper()
+        if action.type is ActionType.KEY and action.keys:
+            argument = chord_text(action.keys)
+        if action.type is ActionType.DOUBLE_CLICK and action.point is not None:
+            argument = "({}, {})".format(*action.point.rounded())
         return f"{name}: {argument}" if argument else name
 
 
@@ -189,8 +196,8 @@ def raw_to_action(action: str, info: object, *, where: str = "") -> Action:
     Raises DatasetError naming ``where`` (e.g. "annotations/x.json steps[3]") and the field.
     """
     place = where or None
-    if action in ("CLICK", "LONG_PRESS"):
-        kind = ActionType.CLICK if action == "CLICK" else ActionType.LONG_PRESS
+    if action in ("CLICK", "LONG_PRESS", "DOUBLE_CLICK"):
+        kind = _POINT_RAW[action]
         if isinstance(info, str):
             if info in RAW_KEYS:
                 return Action(RAW_KEYS[info])
@@ -223,10 +230,26 @@ def raw_to_action(action: str, info: object, *, where: str = "") -> Action:
         if not isinstance(info, int | float) or isinstance(info, bool) or info < 0:
             raise DatasetError(place, "info", "WAIT info seconds (a number >= 0)", info)
         return Action(ActionType.WAIT, seconds=float(info))
+    if action == "KEY":
+        try:
+            return Action(ActionType.KEY, keys=key_chord(info if isinstance(info, str) else ""))
+        except ActionError:
+            raise DatasetError(
+                place, "info", "KEY info a key chord such as 'ctrl+s'", info
+            ) from None
     raise DatasetError(
         place, "action",
-        "one of CLICK, LONG_PRESS, SCROLL, TEXT, COMPLETE, INCOMPLETE (OPEN_APP, WAIT)", action,
+        "one of CLICK, LONG_PRESS, SCROLL, TEXT, COMPLETE, INCOMPLETE "
+        "(OPEN_APP, WAIT, DOUBLE_CLICK, KEY)", action,
     )  # fmt: skip
+
+
+_POINT_RAW = {
+    "CLICK": ActionType.CLICK,
+    "LONG_PRESS": ActionType.LONG_PRESS,
+    "DOUBLE_CLICK": ActionType.DOUBLE_CLICK,
+}
+_RAW_OF_POINT = {kind: name for name, kind in _POINT_RAW.items()}
 
 
 def _raw_number(value: float) -> int | float:
@@ -237,10 +260,10 @@ def _raw_number(value: float) -> int | float:
 def action_to_raw(action: Action) -> tuple[str, object]:
     """The raw ``(action, info)`` pair of an annotation file; inverse of ``raw_to_action``."""
     kind = action.type
-    if kind in (ActionType.CLICK, ActionType.LONG_PRESS):
+    if kind in _RAW_OF_POINT:
         assert action.point is not None
         point = [_raw_number(action.point.x), _raw_number(action.point.y)]
-        return ("CLICK" if kind is ActionType.CLICK else "LONG_PRESS"), [point, list(point)]
+        return _RAW_OF_POINT[kind], [point, list(point)]
     if kind in _KEY_OF_TYPE:
         return "CLICK", _KEY_OF_TYPE[kind]
     if kind is ActionType.SCROLL:
@@ -261,4 +284,6 @@ def action_to_raw(action: Action) -> tuple[str, object]:
         return "OPEN_APP", action.app
     if kind is ActionType.WAIT:
         return "WAIT", _raw_number(action.seconds or 0.0)
+    if kind is ActionType.KEY:
+        return "KEY", chord_text(action.keys or ())
     raise ActionError(f"{kind} has no GUIOdyssey raw form")

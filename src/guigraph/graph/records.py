@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from guigraph.errors import KnowledgeBaseError
-from guigraph.types import ActionType, UIElement, element_keys
+from guigraph.types import POINT_ACTIONS, ActionType, UIElement, element_keys
 
 
 class SourceKind(StrEnum):
@@ -119,6 +119,8 @@ class ActionTemplate:
     #: Where each "{slot}" in ``text`` comes from: the instruction, or an element of an
     #: earlier screen (replaying must read it again in the new world).
     text_sources: tuple[tuple[str, TextSource], ...] = ()
+    #: The chord of a key action (``("ctrl", "s")``).
+    keys: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # Built from a plain string too (tests, hand-written templates): kept as the enum.
@@ -129,12 +131,14 @@ class ActionTemplate:
 
     @property
     def taps(self) -> bool:
-        return self.type in (ActionType.CLICK, ActionType.LONG_PRESS)
+        return self.type in POINT_ACTIONS
 
     def signature(self) -> str:
         """What makes two recorded actions the same step of a workflow (no coordinates)."""
         parts = [self.type.value, self.target_label, self.target_role, self.target_id]
         parts += [self.direction or "", self.text or "", self.app or ""]
+        if self.keys:
+            parts.append("+".join(self.keys))
         # Where typed values come from is part of the step: a note typed from the weather
         # screen and one typed from a product page are different workflows.
         parts += [f"{slot}={source.encoded()}" for slot, source in self.text_sources]
@@ -173,6 +177,7 @@ class ActionTemplate:
             text_sources=tuple(
                 (str(k), TextSource.parse(v)) for k, v in dict(data.get("text_sources", {})).items()
             ),
+            keys=tuple(str(k) for k in data.get("keys", ())),
         )
 
 

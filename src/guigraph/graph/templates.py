@@ -147,6 +147,7 @@ def action_template(
         app=action.app,
         hint=step.low_level_instruction,
         text_sources=tuple(sources),
+        keys=action.keys or (),
     )
 
 

@@ -24,10 +24,14 @@ from guigraph.errors import ActionError, ResponseParseError
 from guigraph.geometry import Point, ScreenSize
 from guigraph.llm.coords import ModelCoords
 from guigraph.llm.parsing import extract_json, extract_tool_calls, strip_thinking
-from guigraph.types import Action, ActionType, ScrollDirection
+from guigraph.types import POINT_ACTIONS, Action, ActionType, ScrollDirection, key_chord
 
 _TYPE_NAMES: dict[str, ActionType] = {
     **dict.fromkeys(("click", "tap", "left_click", "left_single"), ActionType.CLICK),
+    **dict.fromkeys(
+        ("double_click", "double_tap", "doubleclick", "left_double"), ActionType.DOUBLE_CLICK
+    ),
+    **dict.fromkeys(("hotkey", "key_chord", "keys", "shortcut"), ActionType.KEY),
     **dict.fromkeys(("long_press", "long_click", "longpress", "long_tap"), ActionType.LONG_PRESS),
     **dict.fromkeys(("scroll", "swipe", "drag"), ActionType.SCROLL),
     **dict.fromkeys(("type", "input", "input_text", "text", "type_text"), ActionType.TYPE),
@@ -85,7 +89,10 @@ class _Reader:
 
     def _kind(self, name: str, fields: Mapping[str, Any]) -> ActionType:
         if name in ("system_button", "key", "press_key", "press"):
-            button = str(fields.get("button") or fields.get("text") or fields.get("key") or "")
+            button = _first(fields, "button", "keys", "key", "text")
+            if name != "system_button" and str(button or "").lower() not in _BUTTONS:
+                return ActionType.KEY  # a keyboard key or chord: "enter", "ctrl+s"
+            button = str(button or "")
             if button.lower() not in _BUTTONS:
                 raise ActionError(f"unsupported button {button!r}; expected back, home or menu")
             return _BUTTONS[button.lower()]
@@ -100,7 +107,7 @@ class _Reader:
         start = _first(fields, "coordinate", "point", "start_box", "start", "position")
         if start is None and "x" in fields and "y" in fields:
             start = [fields["x"], fields["y"]]
-        if kind in (ActionType.CLICK, ActionType.LONG_PRESS):
+        if kind in POINT_ACTIONS:
             if start is None:
                 raise ActionError(f"{kind} needs a coordinate")
             return Action(kind, point=self.point(start))
@@ -119,6 +126,11 @@ class _Reader:
             return Action.type_text(str(text))
         if kind is ActionType.OPEN_APP:
             return Action.open_app(str(_first(fields, "app_name", "app", "text", "name") or ""))
+        if kind is ActionType.KEY:
+            keys = _first(fields, "keys", "key", "button", "text")
+            if keys is None:
+                raise ActionError('key needs its keys, e.g. "ctrl+s"')
+            return Action(kind, keys=key_chord(keys if isinstance(keys, list) else str(keys)))
         if kind is ActionType.WAIT:
             seconds = _first(fields, "time", "seconds", "duration")
             return Action(kind, seconds=float(seconds) if seconds is not None else None)
