@@ -42,7 +42,10 @@ SYSTEM_PACKAGES := \
 	xdotool \
 	x11-utils \
 	mousepad \
-	galculator
+	galculator \
+	dbus-daemon \
+	at-spi2-core \
+	libatk-bridge2.0-0
 APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
 
 system-packages:

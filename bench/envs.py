@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/envs.py                  # simphone, web and android, 60 steps each
     .venv/bin/python bench/envs.py --worlds web --steps 200
+    .venv/bin/python bench/envs.py --worlds desktop --steps 40 --figure envs-desktop
 
 Every world is made by name through ``guigraph.envs.make`` and driven through the plain Env
 interface with the same seeded mix of actions: a tap on one of the screen's clickable elements,
@@ -39,6 +40,7 @@ WORLDS: dict[str, tuple[str, dict[str, Any]]] = {
     "simphone": ("tool.wifi", {}),
     "web": ("miniwob/login-user", {}),
     "android": ("tool.wifi", {}),
+    "desktop": ("galculator/product-to-note", {}),
 }
 
 
@@ -127,8 +129,9 @@ def main() -> None:
     parser.add_argument("--task", default="", help="task spec (default: the world's in WORLDS)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument("--figure", default="envs", help="the figure's name in bench/results")
     args = parser.parse_args()
-    run = benchrun.start("envs")
+    run = benchrun.start(args.figure)
     rows = []
     for name in [w.strip() for w in args.worlds.split(",") if w.strip()]:
         spec, options = WORLDS.get(name, (args.task, {}))

@@ -80,3 +80,9 @@ register(
     "web pages in the system Chromium, MiniWoB++ tasks as miniwob/<name> (options: executable, "
     "headless, timeout, viewport)",
 )
+register(
+    "desktop",
+    "guigraph.envs.desktop.env:DesktopEnv",
+    "real desktop applications (mousepad, galculator, ...) on an Xvfb display of its own, "
+    "tasks as mousepad/<name> or galculator/<name> (options: screen, timeout, app)",
+)

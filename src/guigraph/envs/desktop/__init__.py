@@ -1,0 +1,1 @@
+"""Real desktop applications under a display of the world's own (extra ``desktop``)."""

@@ -1,0 +1,24 @@
+"""The desktop's conventions: no ids (widgets carry roles, names and boxes), applications
+opened from their desktop entries, dialogs' own buttons and GTK's roles of fields."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from guigraph.envs.conventions import WEB, IdScheme
+
+#: Built on the web's English-task profile (the task language is the same), with the
+#: desktop's own words: AT-SPI roles, dialog buttons, no launcher.
+DESKTOP = replace(
+    WEB,
+    name="desktop",
+    id_scheme=IdScheme.NONE,
+    home_apps=frozenset({""}),
+    dismiss_labels=frozenset({"close", "cancel", "ok", "dismiss", "don't save", "no"}),
+    loading_texts=("loading", "please wait"),
+    transient_words=frozenset({"dialog", "alert", "tooltip", "notification"}),
+    opens_apps_by="launcher",
+    field_classes=frozenset({"text", "entry", "password_text", "spin_button", "combo_box"}),
+    container_classes=("filler", "panel", "scroll_pane", "viewport", "layered_pane"),
+    title_bar_classes=("title_bar",),
+)

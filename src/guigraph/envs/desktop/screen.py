@@ -1,0 +1,77 @@
+"""What the X server shows, read through python-xlib: the screen's pixels and its windows.
+
+One connection per display name, opened on first use and kept (opening one costs more than
+a screenshot); :func:`disconnect` closes it when the display ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any
+
+from guigraph.errors import EnvError, require
+
+_CONNECTIONS: dict[str, Any] = {}
+
+
+def connection(display: str) -> Any:
+    if display not in _CONNECTIONS:
+        xdisplay = require("Xlib.display", "desktop")
+        try:
+            _CONNECTIONS[display] = xdisplay.Display(display)
+        except Exception as exc:  # Xlib raises its own DisplayConnectionError
+            raise EnvError(f"cannot connect to the X display {display}: {exc}") from exc
+    return _CONNECTIONS[display]
+
+
+def disconnect(display: str) -> None:
+    conn = _CONNECTIONS.pop(display, None)
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            conn.close()
+
+
+def raw_pixels(display: str) -> tuple[int, int, bytes]:
+    """The whole screen as (width, height, BGRX bytes)."""
+    conn = connection(display)
+    root = conn.screen().root
+    geometry = root.get_geometry()
+    image = root.get_image(0, 0, geometry.width, geometry.height, 2, 0xFFFFFFFF)  # ZPixmap
+    return geometry.width, geometry.height, bytes(image.data)
+
+
+def png_of(width: int, height: int, pixels: bytes) -> bytes:
+    """PNG bytes of a raw BGRX screen (fast compression: screens are observed every step)."""
+    from PIL import Image
+
+    image = Image.frombytes("RGB", (width, height), pixels, "raw", "BGRX")
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
+def window_manager_running(display: str) -> bool:
+    """Whether a window manager has announced itself (EWMH ``_NET_SUPPORTING_WM_CHECK``)."""
+    try:
+        conn = connection(display)
+    except EnvError:
+        return False
+    atom = conn.intern_atom("_NET_SUPPORTING_WM_CHECK")
+    prop = conn.screen().root.get_full_property(atom, 0)
+    return prop is not None and bool(prop.value)
+
+
+def active_window(display: str) -> tuple[int, str] | None:
+    """The focused top-level window: (its X id, the class name of its application), by
+    EWMH's ``_NET_ACTIVE_WINDOW``; None when no window is focused."""
+    conn = connection(display)
+    prop = conn.screen().root.get_full_property(conn.intern_atom("_NET_ACTIVE_WINDOW"), 0)
+    if prop is None or not prop.value or not prop.value[0]:
+        return None
+    window = conn.create_resource_object("window", int(prop.value[0]))
+    try:
+        wm_class = window.get_wm_class()
+    except Exception:  # the window closed meanwhile
+        return None
+    return int(prop.value[0]), (wm_class[1] if wm_class else "")
