@@ -17,7 +17,15 @@ def record(
         str, typer.Option("--instruction", help="What the person is doing (the task's words).")
     ],
     out: Annotated[Path, typer.Option("--out", help="Folder to write (GUIOdyssey layout).")],
-    env: Annotated[str, typer.Option("--env", help="The world: android.")] = "android",
+    env: Annotated[str, typer.Option("--env", help="The world: android or desktop.")] = "android",
+    app: Annotated[
+        str | None,
+        typer.Option("--app", help="desktop: the application to record in (its desktop entry)."),
+    ] = None,
+    task: Annotated[
+        str | None,
+        typer.Option("--task", help="desktop: a suite task to set up (files, apps) and record."),
+    ] = None,
     serial: Annotated[
         str | None, typer.Option("--serial", help="The device (default: the only one).")
     ] = None,
@@ -32,8 +40,13 @@ def record(
     from guigraph.envs.android.recorder import PersonRecorder
     from guigraph.errors import GuigraphError
 
+    if env == "desktop":
+        _record_desktop(instruction, out, app, task, category)
+        return
     if env != "android":
-        typer.echo(f"error: recording a person needs --env android, not {env!r}", err=True)
+        typer.echo(
+            f"error: recording a person needs --env android or desktop, not {env!r}", err=True
+        )
         raise typer.Exit(2)
     try:
         world = make(env, **({"serial": serial} if serial else {}))
@@ -50,4 +63,46 @@ def record(
     typer.echo(
         f"{out}: episode {recording.episode_id}, {len(recording.actions)} actions "
         f"({', '.join(a.type.value for a in recording.actions)})"
+    )
+
+
+def _record_desktop(
+    instruction: str, out: Path, app: str | None, task: str | None, category: str
+) -> None:
+    from guigraph.envs.desktop.env import DesktopEnv
+    from guigraph.envs.desktop.recorder import DesktopRecorder
+    from guigraph.errors import GuigraphError
+
+    if not app and not task:
+        typer.echo("error: recording at the desktop needs --app APP (or --task ID)", err=True)
+        raise typer.Exit(2)
+    world = None
+    try:
+        world = DesktopEnv()
+        suite_task = world.make_task(task, 0) if task else None
+        if task and not (suite_task and suite_task.template_id):
+            raise ValueError(f"--task {task!r} is not a desktop suite task")
+        recorder = DesktopRecorder(
+            world, app or "", instruction, out, category=category, task=suite_task
+        )
+        recording = recorder.run(on_ready=_announce)
+    except (GuigraphError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        if world is not None:
+            world.close()
+    if recording.path is None:
+        typer.echo("nothing was done at the desktop: no episode written")
+        return
+    typer.echo(
+        f"{out}: episode {recording.episode_id}, {len(recording.actions)} actions "
+        f"({', '.join(a.type.value for a in recording.actions)})"
+    )
+
+
+def _announce(display: str) -> None:
+    typer.echo(
+        f"recording on display {display} (watch and act there, e.g. x11vnc -display {display} "
+        "and a VNC viewer): do the task, then press Ctrl-C"
     )

@@ -1,0 +1,189 @@
+"""Recording a person at the desktop: their clicks, typing and keys become an episode.
+
+The recorder starts the application on the world's display, then records the display's input
+(``envs.desktop.xrecord``: X RECORD sees what a keyboard and a mouse send, XTEST's included),
+turns it into actions (``envs.desktop.gestures``) and keeps, for each action, the screenshot
+and accessibility tree captured before it: the screen is captured at the start and again once
+the person pauses after an action (``idle_s``) and the screen has stayed still, so typed text
+becomes one ``type`` action and the screen before the next action shows it. An action takes
+the last capture that started before its first event. Ctrl-C or SIGTERM (or ``stop``) ends
+the episode with ``complete`` on the last screen and writes it as the other recorders do
+(GUIOdyssey layout), so ``guigraph build`` takes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guigraph.envs.desktop.env import DesktopEnv
+from guigraph.envs.desktop.gestures import Gesture, GestureReader
+from guigraph.envs.desktop.xrecord import InputListener
+from guigraph.errors import EnvError
+from guigraph.stopping import stop_signals
+from guigraph.types import Action, ActionType, DeviceInfo, Episode, Observation, Step, Task
+
+#: Typed characters that are keys when no text is being typed.
+_KEYS_OF_TEXT = {"\n": "enter", "\t": "tab", "\b": "backspace"}
+
+
+@dataclass
+class Recording:
+    """What a recording made: the episode's folder entry and its actions."""
+
+    path: Path | None
+    episode_id: str
+    actions: list[Action] = field(default_factory=list)
+
+
+class DesktopRecorder:
+    """``DesktopRecorder(env, app, instruction, out).run()`` records until stopped."""
+
+    def __init__(
+        self,
+        env: DesktopEnv,
+        app: str,
+        instruction: str,
+        out: Path,
+        category: str = "General_Tool",
+        idle_s: float = 0.3,
+        task: Task | None = None,
+    ) -> None:
+        if not instruction.strip():
+            raise ValueError("--instruction is empty: say what the recorded task is")
+        if not app.strip() and task is None:
+            raise ValueError("--app is empty: name the application to record in")
+        self.env, self.out, self.idle_s = env, Path(out), idle_s
+        self.instruction = instruction.strip()
+        self.task = task or Task(
+            task_id="recorded", instruction=self.instruction, category=category, apps=(app,)
+        )
+        self.category = self.task.category or category
+        #: Captures so far (a test waits on it to know the recorder looks at the screen).
+        self.captures = 0
+        self.ready = threading.Event()
+        self._screens: list[tuple[float, Observation]] = []
+        self._steps: list[Step] = []
+        self._text = ""
+        self._text_before: Observation | None = None
+
+    def run(
+        self, stop: threading.Event | None = None, on_ready: Callable[[str], None] | None = None
+    ) -> Recording:
+        """Record until ``stop`` is set, Ctrl-C or SIGTERM; the episode is written either way.
+        ``on_ready`` hears the display's name once the input is being recorded."""
+        stop = stop or threading.Event()
+        first = self.env.reset(self.task, 0)
+        listener = InputListener(self.env.display.name)
+        reader = GestureReader(self.env.size)
+        self._keep(time.monotonic(), first)
+        pending = False
+        with stop_signals():  # Ctrl-C or SIGTERM, however the command was launched
+            try:
+                self.ready.set()
+                if on_ready is not None:
+                    on_ready(self.display)
+                while not stop.is_set():
+                    try:
+                        event = listener.events.get(timeout=self.idle_s)
+                    except queue.Empty:  # a pause: the screen the next action starts from
+                        if pending:
+                            self._capture()
+                            pending = False
+                        continue
+                    for gesture in reader.feed(event):
+                        self._take(gesture)
+                        pending = True
+            except KeyboardInterrupt:
+                pass  # the person is done: keep what was recorded
+            finally:
+                listener.close()
+            while not listener.events.empty():  # what came while the last screen was read
+                for gesture in reader.feed(listener.events.get_nowait()):
+                    self._take(gesture)
+                    pending = True
+            last = self._last_screen() if pending else self._screens[-1][1]
+        return self._write(last)
+
+    @property
+    def display(self) -> str:
+        return self.env.display.name
+
+    def _capture(self) -> Observation:
+        self.env._settle()
+        started = time.monotonic()
+        observation, _ = self.env._observe()
+        self._keep(started, observation)
+        return observation
+
+    def _keep(self, started: float, observation: Observation) -> None:
+        self._screens.append((started, observation))
+        self.captures += 1
+
+    def _last_screen(self) -> Observation:
+        """The screen after the last action; the one before it if capturing fails."""
+        try:
+            self.env.reconnect()  # the stop may have cut a request to the display short
+            return self._capture()
+        except (KeyboardInterrupt, EnvError):
+            return self._screens[-1][1]
+
+    def _before(self, gesture: Gesture) -> Observation:
+        """The last screen captured before the person started ``gesture``."""
+        earlier = [obs for started, obs in self._screens if started <= gesture.started]
+        return earlier[-1] if earlier else self._screens[0][1]
+
+    def _take(self, gesture: Gesture) -> None:
+        action = gesture.action
+        if action.type is ActionType.TYPE and action.text is not None:
+            if self._text or action.text not in _KEYS_OF_TEXT:
+                if not self._text:
+                    self._text_before = self._before(gesture)
+                self._text = self._text[:-1] if action.text == "\b" else self._text + action.text
+                return
+            action = Action.key_chord(_KEYS_OF_TEXT[action.text])
+        self._flush_text()
+        if gesture.replaces_last and self._steps:
+            last = self._steps.pop()
+            self._steps.append(Step(last.index, last.observation, action))
+            return
+        self._steps.append(Step(len(self._steps), self._before(gesture), action))
+
+    def _flush_text(self) -> None:
+        if self._text and self._text_before is not None:
+            action = Action.type_text(self._text)
+            self._steps.append(Step(len(self._steps), self._text_before, action))
+        self._text, self._text_before = "", None
+
+    def _write(self, last: Observation) -> Recording:
+        from guigraph.data.odyssey import write_episode
+        from guigraph.envs.wrappers import _add_to_train_split
+
+        self._flush_text()
+        episode_id = _episode_id(self.instruction)
+        if not self._steps:
+            return Recording(None, episode_id)
+        steps = [*self._steps, Step(len(self._steps), last, Action(ActionType.COMPLETE))]
+        apps = [s.observation.app or "" for s in steps]
+        size = self.env.size
+        episode = Episode(
+            episode_id=episode_id,
+            instruction=self.instruction,
+            category=self.category,
+            device=DeviceInfo("desktop", size.width, size.height, product="xvfb"),
+            steps=tuple(steps),
+            apps=tuple(dict.fromkeys(a for a in apps if a)),
+        )
+        path = write_episode(self.out, episode)
+        _add_to_train_split(self.out, episode_id)
+        return Recording(path, episode_id, [s.action for s in steps])
+
+
+def _episode_id(instruction: str) -> str:
+    key = f"desktop/{instruction}/{time.time_ns()}"
+    return str(int(hashlib.sha256(key.encode()).hexdigest(), 16) % 10**16).zfill(16)
