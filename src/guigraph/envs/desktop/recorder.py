@@ -6,7 +6,8 @@ turns it into actions (``envs.desktop.gestures``) and keeps, for each action, th
 and accessibility tree captured before it: the screen is captured at the start and again once
 the person pauses after an action (``idle_s``) and the screen has stayed still, so typed text
 becomes one ``type`` action and the screen before the next action shows it. An action takes
-the last capture that started before its first event. Ctrl-C or SIGTERM (or ``stop``) ends
+the last capture that started before its first event; a capture during which the person acted
+is dropped (it may show half of what they did) and taken again at the next pause. Ctrl-C or SIGTERM (or ``stop``) ends
 the episode with ``complete`` on the last screen and writes it as the other recorders do
 (GUIOdyssey layout), so ``guigraph build`` takes it.
 """
@@ -93,8 +94,7 @@ class DesktopRecorder:
                         event = listener.events.get(timeout=self.idle_s)
                     except queue.Empty:  # a pause: the screen the next action starts from
                         if pending:
-                            self._capture()
-                            pending = False
+                            pending = not self._capture(listener)
                         continue
                     for gesture in reader.feed(event):
                         self._take(gesture)
@@ -114,12 +114,16 @@ class DesktopRecorder:
     def display(self) -> str:
         return self.env.display.name
 
-    def _capture(self) -> Observation:
+    def _capture(self, listener: InputListener | None = None) -> bool:
+        """Look at the screen; False when the person acted while it was read (the screen
+        may show half of what that did: it is not kept, the next pause looks again)."""
         self.env._settle()
         started = time.monotonic()
         observation, _ = self.env._observe()
+        if listener is not None and not listener.events.empty():
+            return False
         self._keep(started, observation)
-        return observation
+        return True
 
     def _keep(self, started: float, observation: Observation) -> None:
         self._screens.append((started, observation))
@@ -129,9 +133,10 @@ class DesktopRecorder:
         """The screen after the last action; the one before it if capturing fails."""
         try:
             self.env.reconnect()  # the stop may have cut a request to the display short
-            return self._capture()
+            self._capture()
         except (KeyboardInterrupt, EnvError):
-            return self._screens[-1][1]
+            pass
+        return self._screens[-1][1]
 
     def _before(self, gesture: Gesture) -> Observation:
         """The last screen captured before the person started ``gesture``."""
