@@ -37,7 +37,7 @@ def test_a_hesitating_person_is_recorded_as_the_workflow(
             assert recorder.ready.wait(60)
             assert desktop.session is not None
             session = desktop.session
-            Person(desktop.display.name, session.env(), session.bus_address, 0.8, True).perform(
+            Person(desktop.display.name, session.env(), session.bus_address, 2.0, True).perform(
                 task
             )
             time.sleep(1.0)

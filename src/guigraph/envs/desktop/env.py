@@ -273,11 +273,11 @@ class DesktopEnv(Env):
             return True
         return False
 
-    def _settle(self) -> None:
-        """Wait until the screen stayed the same for SETTLE_STILL_S (at most SETTLE_MAX_S)."""
+    def _settle(self, still_s: float = SETTLE_STILL_S) -> None:
+        """Wait until the screen stayed the same for ``still_s`` (at most SETTLE_MAX_S)."""
         start = time.monotonic()
         last, since = b"", start
-        while time.monotonic() - since < SETTLE_STILL_S and time.monotonic() - start < SETTLE_MAX_S:
+        while time.monotonic() - since < still_s and time.monotonic() - start < SETTLE_MAX_S:
             time.sleep(SETTLE_POLL_S)
             now = hashlib.blake2b(screen.raw_pixels(self.display.name)[2]).digest()
             if now != last:

@@ -7,9 +7,9 @@ and accessibility tree captured before it: the screen is captured at the start a
 the person pauses after an action (``idle_s``) and the screen has stayed still, so typed text
 becomes one ``type`` action and the screen before the next action shows it. An action takes
 the last capture that started before its first event; a capture during which the person acted
-is dropped (it may show half of what they did) and taken again at the next pause. Ctrl-C or SIGTERM (or ``stop``) ends
-the episode with ``complete`` on the last screen and writes it as the other recorders do
-(GUIOdyssey layout), so ``guigraph build`` takes it.
+is dropped (it may show half of what they did) and taken again at the next pause. Ctrl-C or
+SIGTERM (or ``stop``) ends the episode with ``complete`` on the last screen and writes it as
+the other recorders do (GUIOdyssey layout), so ``guigraph build`` takes it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from guigraph.errors import EnvError
 from guigraph.stopping import stop_signals
 from guigraph.types import Action, ActionType, DeviceInfo, Episode, Observation, Step, Task
 
+#: How long the screen must stay still before the recorder reads it: the person's pause is
+#: most of the wait already, and a long one would run into their next action.
+RECORDER_STILL_S = 0.3
 #: Typed characters that are keys when no text is being typed.
 _KEYS_OF_TEXT = {"\n": "enter", "\t": "tab", "\b": "backspace"}
 
@@ -117,7 +120,7 @@ class DesktopRecorder:
     def _capture(self, listener: InputListener | None = None) -> bool:
         """Look at the screen; False when the person acted while it was read (the screen
         may show half of what that did: it is not kept, the next pause looks again)."""
-        self.env._settle()
+        self.env._settle(RECORDER_STILL_S)
         started = time.monotonic()
         observation, _ = self.env._observe()
         if listener is not None and not listener.events.empty():
