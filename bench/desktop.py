@@ -63,7 +63,11 @@ def demonstrate(env: DesktopEnv, template_id: str, seed: int, folder: Path) -> b
 
     thread = threading.Thread(target=person, daemon=True)
     thread.start()
-    recorder.run(stop)
+    try:
+        recorder.run(stop)
+    except Exception as exc:  # a demonstration that broke off is rejected, never fatal
+        failed.append(exc)
+        stop.set()
     thread.join(timeout=60)
     verdict = env.evaluate()
     if failed:

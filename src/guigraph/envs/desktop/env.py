@@ -255,7 +255,11 @@ class DesktopEnv(Env):
         bus = self._accessibility()
         if bus is None:
             return False
-        for app in self._apps():
+        try:
+            apps = self._apps()
+        except AtspiTimeout:  # the registry is still starting (a loaded machine): not yet
+            return False
+        for app in apps:
             if app.name.lower() in entry.names:
                 with contextlib.suppress(EnvError):
                     if any("showing" in w[3] for w in bus.windows(app)):
