@@ -27,7 +27,7 @@ from guigraph.errors import ConfigError, EnvError
 XVFB = "Xvfb"
 WINDOW_MANAGER = "openbox"
 DBUS_DAEMON = "dbus-daemon"
-START_TIMEOUT_S = 10.0
+START_TIMEOUT_S = 30.0
 #: GTK settings for a world whose screenshots repeat: no blinking caret, no animation.
 PR_SET_PDEATHSIG = 1
 #: Applications' settings in every episode's home (GSettings' keyfile backend: path -> key ->
