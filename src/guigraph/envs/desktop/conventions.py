@@ -1,5 +1,5 @@
 """The desktop's conventions: no ids (widgets carry roles, names and boxes), applications
-opened from their desktop entries, dialogs' own buttons and GTK's roles of fields."""
+opened from their desktop entries, dialogs as workflow steps and GTK's roles of fields."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ DESKTOP = replace(
     name="desktop",
     id_scheme=IdScheme.NONE,
     home_apps=frozenset({""}),
-    dismiss_labels=frozenset({"close", "cancel", "ok", "dismiss", "don't save", "no"}),
+    # A desktop dialog (Save As, Find and Replace) is a step of the workflow, not a pop-up in
+    # its way: no button label closes one as a distraction.
+    dismiss_labels=frozenset(),
     loading_texts=("loading", "please wait"),
-    transient_words=frozenset({"dialog", "alert", "tooltip", "notification"}),
+    transient_words=frozenset({"tooltip", "notification"}),
     opens_apps_by="launcher",
     field_classes=frozenset({"text", "entry", "password_text", "spin_button", "combo_box"}),
     container_classes=("filler", "panel", "scroll_pane", "viewport", "layered_pane"),
