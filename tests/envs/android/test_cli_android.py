@@ -22,16 +22,36 @@ runner = CliRunner()
 GUIGRAPH = [sys.executable, "-c", "from guigraph.cli.main import main; main()"]
 
 
-def test_record_until_ctrl_c_keeps_the_episode(adb_server: FakeAdbServer, tmp_path: Path) -> None:
+def _restore_sigint() -> None:
+    """What an interactive shell gives a command: SIGINT handled by default, even when the
+    test run itself was launched with it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _ignore_sigint() -> None:
+    """What a non-interactive shell does to a command started with `&` (and nohup, and some CI
+    launchers): the child inherits SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    ("stop_with", "launched"),
+    [(signal.SIGINT, "interactive"), (signal.SIGINT, "sigint-ignored"), (signal.SIGTERM, "")],
+)
+def test_record_until_ctrl_c_keeps_the_episode(
+    adb_server: FakeAdbServer, tmp_path: Path, stop_with: signal.Signals, launched: str
+) -> None:
     device = adb_server.device
     env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(adb_server.port)}
     args = ["record", "--env", "android", "--serial", "emulator-5554", "--instruction",
             "Open the settings", "--out", str(tmp_path / "rec")]  # fmt: skip
     # stderr is read too: the recorder's own messages reach the failure report, and never wait
     # on a pipe nobody reads.
+    preexec = _ignore_sigint if launched == "sigint-ignored" else _restore_sigint
     proc = subprocess.Popen(
-        [*GUIGRAPH, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        [*GUIGRAPH, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=preexec,
+    )  # fmt: skip
     try:
         deadline = time.monotonic() + 30
         while not device._listeners and time.monotonic() < deadline:  # getevent is read
@@ -42,7 +62,7 @@ def test_record_until_ctrl_c_keeps_the_episode(adb_server: FakeAdbServer, tmp_pa
         time.sleep(1.0)
         device.perform({"key": "BACK"})
         time.sleep(1.0)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop_with)
         out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from guigraph.envs.android.env import AndroidEnv
 from guigraph.envs.android.getevent import GestureReader, touch_ranges
 from guigraph.errors import EnvError
+from guigraph.stopping import stop_signals
 from guigraph.types import Action, ActionType, DeviceInfo, Episode, Observation, Step, Task
 
 
@@ -59,7 +60,7 @@ class PersonRecorder:
         self._text_before: Observation | None = None
 
     def run(self, stop: threading.Event | None = None) -> Recording:
-        """Record until ``stop`` is set or Ctrl-C; the episode is written either way."""
+        """Record until ``stop`` is set, Ctrl-C or SIGTERM; the episode is written either way."""
         stop = stop or threading.Event()
         device = self.env.device
         task = Task(task_id="recorded", instruction=self.instruction, category=self.category)
@@ -72,29 +73,31 @@ class PersonRecorder:
         sock = stream.conn
         before = self._capture(before)
         pending, buffer = False, b""
-        try:
-            while not stop.is_set():
-                ready, _, _ = select.select([sock], [], [], self.idle_s)
-                if not ready:  # a pause: the screen the next action starts from
-                    stale = time.monotonic() - self._captured_at > self.refresh_s
-                    if pending or stale:
-                        before, pending = self._capture(None), False
-                    continue
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise EnvError(f"device {device.serial}: the input event stream ended")
-                buffer += chunk
-                *lines, rest = buffer.split(b"\n")
-                buffer = rest
-                for line in lines:
-                    for action in reader.feed(line.decode("utf-8", "replace")):
-                        self._take(action, before)
-                        pending = True
-        except KeyboardInterrupt:
-            pass  # the person is done: keep what was recorded
-        finally:
-            stream.close()
-        return self._write(self._last_screen(before) if pending else before, device_info)
+        with stop_signals():  # Ctrl-C or SIGTERM, however the command was launched
+            try:
+                while not stop.is_set():
+                    ready, _, _ = select.select([sock], [], [], self.idle_s)
+                    if not ready:  # a pause: the screen the next action starts from
+                        stale = time.monotonic() - self._captured_at > self.refresh_s
+                        if pending or stale:
+                            before, pending = self._capture(None), False
+                        continue
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        raise EnvError(f"device {device.serial}: the input event stream ended")
+                    buffer += chunk
+                    *lines, rest = buffer.split(b"\n")
+                    buffer = rest
+                    for line in lines:
+                        for action in reader.feed(line.decode("utf-8", "replace")):
+                            self._take(action, before)
+                            pending = True
+            except KeyboardInterrupt:
+                pass  # the person is done: keep what was recorded
+            finally:
+                stream.close()
+            last = self._last_screen(before) if pending else before
+        return self._write(last, device_info)
 
     def _last_screen(self, before: Observation) -> Observation:
         """The screen after the last action, to end the episode on; if the person presses
