@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -20,6 +21,28 @@ from guigraph.types import ActionType
 
 runner = CliRunner()
 GUIGRAPH = [sys.executable, "-c", "from guigraph.cli.main import main; main()"]
+
+
+def _foregrounds_read(device: Any) -> list[str]:
+    """The foreground app each time anyone asks for it (the last read of an observation)."""
+    apps: list[str] = []
+    foreground = device.foreground
+
+    def counted() -> tuple[str, str]:
+        package, activity = foreground()
+        apps.append(package)
+        return package, activity
+
+    device.foreground = counted
+    return apps
+
+
+def _wait_for_capture(apps: list[str], app: str, timeout: float = 60.0) -> None:
+    """Until the recorder reads the screen of ``app`` (however loaded the machine is)."""
+    seen, deadline = len(apps), time.monotonic() + timeout
+    while app not in apps[seen:] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert app in apps[seen:], f"the recorder never captured {app}'s screen"
 
 
 def _restore_sigint() -> None:
@@ -57,11 +80,12 @@ def test_record_until_ctrl_c_keeps_the_episode(
         while not device._listeners and time.monotonic() < deadline:  # getevent is read
             time.sleep(0.05)
         assert device._listeners, "the recorder never read getevent"
+        captured = _foregrounds_read(device)
         time.sleep(0.5)
         device.perform({"tap": (138.0, 360.0)})  # the Settings icon
-        time.sleep(1.0)
+        _wait_for_capture(captured, "com.simphone.settings")  # the screen the tap led to
         device.perform({"key": "BACK"})
-        time.sleep(1.0)
+        _wait_for_capture(captured, "com.android.launcher3")
         proc.send_signal(stop_with)
         out, err = proc.communicate(timeout=30)
     finally:
