@@ -1,0 +1,258 @@
+"""The golden corpus (``guigraph.eval.corpus``): write it from a demo folder, or run it on KBs.
+
+    .venv/bin/python bench/corpus.py run tests/golden                         # the checked-in KB
+    .venv/bin/python bench/corpus.py run tests/golden --kb /tmp/s13:seed13 /tmp/ni:noids:no-ids
+    .venv/bin/python bench/corpus.py make runs/demo tests/golden             # (re)write the cases
+
+``run`` judges every plan case on each KB (``FOLDER[:LABEL[:SKIN]]``, a demo folder or the
+corpus folder itself) and every slot case, and prints the cases lost and gained against what
+the corpus recorded for that label (``--failures`` prints every failing case). ``--record``
+writes the outcomes as the label's ``held`` (done once per KB when the corpus is written).
+
+``make`` writes the plan cases: the generalization benchmark's development half (reworded and
+recorded wordings and pairings, the first world each ran on), every fresh set, and the
+lower-cased forms of the development half's reworded and recorded wordings. For each it plans
+and runs the episode on the folder's KB: the apps and donors of a plan whose episode
+succeeded are the case's expectation; otherwise the recorded wording's (same template and
+world), or the template's apps. The values are the task's parameters the wording says that
+plans fill from instructions (``slot_parameters``). It never reads the frozen half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import string
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from guigraph.agents.loop import Budget, run_episode
+from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.compiler.index import GraphView
+from guigraph.envs import conventions, make
+from guigraph.envs.simphone.generalize import Half, Item, Kind, item_task, packaged, recorded_item
+from guigraph.envs.simphone.skins import skin_conventions
+from guigraph.envs.simphone.tasks import get_template
+from guigraph.eval import corpus
+from guigraph.eval.demo import load_results
+from guigraph.graph.kb import KnowledgeBase
+from guigraph.types import Task
+
+FRESH_SEED = 5101
+DEFAULT_LABEL = "seed11"
+
+
+def _placeholders(wording: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(wording) if name}
+
+
+def _wording(item: Item, task: Task) -> str:
+    """The words with placeholders: the item's, or for a recorded wording the phrasing
+    ``make_task`` picked."""
+    if item.kind is not Kind.RECORDED:
+        return item.wording
+    template = get_template(task.template_id)
+    return next(
+        (p for p in template.phrasings if p.format(**task.params) == task.instruction),
+        template.phrasings[0],
+    )
+
+
+def episode(kb: KnowledgeBase, view: GraphView, task: Task, seed: int) -> bool:
+    env = make("simphone")
+    try:
+        team = rule_team(kb, view, TeamOptions(memory="graph"))
+        run_episode(env, team, task, seed=seed, budget=Budget(max_steps=40))
+        verdict = env.evaluate()
+    finally:
+        env.close()
+    return verdict is not None and verdict.success
+
+
+def dev_runs(folder: Path) -> list[tuple[str, Item, int]]:
+    """The development half's wordings, each on the first world the benchmark ran it on."""
+    items = {item.item_id: item for item in packaged().half(Half.DEV)}
+    seeds: dict[str, int] = {}
+    for row in load_results(folder / "generalize-dev.jsonl"):
+        if row["memory"] == "graph":
+            seeds.setdefault(row["item_id"], row["seed"])
+    runs = []
+    for item_id, seed in seeds.items():
+        item = items.get(item_id)
+        if item is None:
+            template = item_id.split("#", 1)[0]
+            item = recorded_item(template)
+        runs.append(("dev", item, seed))
+    return runs
+
+
+def fresh_runs() -> list[tuple[str, Item, int]]:
+    import fresh_pairings
+
+    return [
+        (f"fresh:{name}", item, FRESH_SEED)
+        for name, fresh in fresh_pairings.SETS.items()
+        for item in fresh_pairings.fresh_items(fresh)
+    ]
+
+
+def slot_parameters(plans: Iterable[tuple[Task, corpus.PlanSignature]]) -> set[str]:
+    """Parameters some plan for a recorded wording puts in (the city, the contact); those no
+    plan ever does are controls or are looked up on screen (the wifi's "on", a site)."""
+    return {name for task, plan in plans for name, value in task.params.items() if plan.uses(value)}
+
+
+def make_cases(folder: Path, out: Path) -> None:
+    templates = corpus.load_templates(folder / "logs")
+    with KnowledgeBase.open(folder / "kb") as kb, conventions.using(skin_conventions("standard")):
+        view = GraphView.load(kb)
+        runs = [*dev_runs(folder), *fresh_runs()]
+        tasks = [(source, item, item_task(item, seed), seed) for source, item, seed in runs]
+        # Fresh sets reuse item ids ("fresh.info.weather.0" in two sets): keyed by source too.
+        plans = {
+            (source, item.item_id): corpus.plan_signature(kb, view, task.instruction, templates)
+            for source, item, task, _ in tasks
+        }
+        recorded = {
+            (task.template_id, seed): plans[source, item.item_id]
+            for source, item, task, seed in tasks
+            if item.kind is Kind.RECORDED
+        }
+        slots = slot_parameters(
+            (task, plans[source, item.item_id])
+            for source, item, task, _ in tasks
+            if item.kind is Kind.RECORDED
+        )
+        print(f"slot parameters: {sorted(slots)}")
+        cases = []
+        for source, item, task, seed in tasks:
+            plan = plans[source, item.item_id]
+            ok = episode(kb, view, task, seed)
+            said = _placeholders(_wording(item, task)) & slots
+            values = {name: task.params[name] for name in sorted(said)}
+            reference = recorded.get((task.template_id, seed))
+            if ok:
+                apps, donors = plan.apps, [plan.donors]
+            elif item.kind is not Kind.PAIRING and reference is not None:
+                apps, donors = reference.apps, [reference.donors]
+            else:
+                apps, donors = tuple(get_template(task.template_id).apps), []
+            if item.kind is not Kind.PAIRING:
+                donors.append((task.template_id,))
+            case = corpus.PlanCase(
+                f"{source}/{item.item_id}", source, task.instruction, task.template_id, seed,
+                values, tuple(apps), tuple(dict.fromkeys(tuple(d) for d in donors)),
+                episode=ok,
+            )  # fmt: skip
+            verdict = corpus.judge(case, plan)
+            if ok != verdict.passed:
+                # The plan alone does not show everything: which field a value is read from,
+                # a tap the screen then grounds on a longer label. The episode decides.
+                print(f"episode {ok}, plan judged {verdict.passed}: {case.case_id} {verdict.why}")
+            cases.append(replace(case, held={DEFAULT_LABEL: verdict.passed and ok}))
+            if source == "dev" and item.kind is not Kind.PAIRING:
+                cases.append(_lowered(case, kb, view, templates))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
+    (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
+    held = sum(c.held[DEFAULT_LABEL] for c in cases)
+    print(f"{len(cases)} plan cases written to {out}, {held} held")
+
+
+def _lowered(
+    case: corpus.PlanCase, kb: KnowledgeBase, view: GraphView, templates: dict[str, str]
+) -> corpus.PlanCase:
+    """The case as speech-to-text or a phone keyboard writes it: all lower case."""
+    lower = replace(
+        case, case_id=f"lower:{case.case_id}", source=f"lower:{case.source}",
+        instruction=case.instruction.lower(), episode=None,
+    )  # fmt: skip
+    plan = corpus.plan_signature(kb, view, lower.instruction, templates)
+    return replace(lower, held={DEFAULT_LABEL: corpus.judge(lower, plan).passed})
+
+
+def _kbs(specs: Sequence[str], corpus_folder: Path) -> list[tuple[Path, Path, str, str]]:
+    """(KB, templates folder, label, skin) per ``FOLDER[:LABEL[:SKIN]]``."""
+    found = []
+    for spec in specs or [str(corpus_folder)]:
+        folder, _, rest = spec.partition(":")
+        label, _, skin = rest.partition(":")
+        root = Path(folder)
+        kb = root / "kb"
+        logs = root / "logs" if (root / "logs").exists() else root
+        found.append((kb, logs, label or DEFAULT_LABEL, skin or "standard"))
+    return found
+
+
+def run_cases(args: argparse.Namespace) -> None:
+    plan_cases = corpus.load_plan_cases(args.corpus)
+    if args.only:
+        plan_cases = [c for c in plan_cases if any(o in c.case_id for o in args.only)]
+    for kb_path, logs, label, skin in _kbs(args.kb, args.corpus):
+        started = time.perf_counter()
+        with KnowledgeBase.open(kb_path) as kb, conventions.using(skin_conventions(skin)):
+            view = GraphView.load(kb)
+            outcomes = corpus.run_plan_cases(
+                plan_cases, kb, view, corpus.load_templates(logs), label
+            )
+        report(f"{kb_path} ({label})", outcomes, args.failures, time.perf_counter() - started)
+        if args.record:
+            record(args.corpus, plan_cases, outcomes, label)
+    slot_outcomes = corpus.run_slot_cases(corpus.load_slot_cases(args.corpus))
+    report("slot cases", slot_outcomes, args.failures, 0.0)
+
+
+def report(title: str, outcomes: list[corpus.Outcome], failures: bool, seconds: float) -> None:
+    passed = sum(o.passed for o in outcomes)
+    held = sum(o.held for o in outcomes)
+    print(f"{title}: {passed}/{len(outcomes)} pass (recorded {held}) {seconds:.1f} s")
+    for outcome in corpus.lost(outcomes):
+        print(f"  LOST   {outcome.case_id}: {outcome.why}")
+    for outcome in corpus.gained(outcomes):
+        print(f"  gained {outcome.case_id}")
+    for outcome in outcomes if failures else ():
+        if not outcome.passed and not outcome.held:
+            print(f"  fails  {outcome.case_id}: {outcome.why}")
+
+
+def record(
+    folder: Path, cases: list[corpus.PlanCase], outcomes: list[corpus.Outcome], label: str
+) -> None:
+    """Write the outcomes on ``label``'s KB as what the corpus holds there."""
+    passed = {o.case_id: o.passed for o in outcomes}
+    every = corpus.load_plan_cases(folder)
+    written = [
+        replace(c, held={**c.held, label: passed[c.case_id]}) if c.case_id in passed else c
+        for c in every
+    ]
+    (folder / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in written))
+    print(f"recorded {len(passed)} outcomes as {label!r} in {folder / corpus.PLAN_CASES}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="judge the corpus on knowledge bases")
+    run.add_argument("corpus", type=Path, help="the corpus folder (tests/golden)")
+    run.add_argument("--kb", nargs="*", default=[], help="FOLDER[:LABEL[:SKIN]] ...")
+    run.add_argument("--only", nargs="*", default=[], help="case ids containing any of these")
+    run.add_argument("--failures", action="store_true")
+    run.add_argument("--record", action="store_true", help="write the outcomes as held")
+    write = sub.add_parser("make", help="write the plan cases from a demo folder")
+    write.add_argument("folder", type=Path, help="a demo folder that ran eval generalize")
+    write.add_argument("out", type=Path, help="the corpus folder")
+    args = parser.parse_args()
+    if args.command == "make":
+        make_cases(args.folder, args.out)
+    else:
+        run_cases(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+"""The golden corpus: the model-free compiler's specification, as data.
+
+Every wording the benchmarks and tests use (the generalization benchmark's development half,
+the fresh sets of ``bench/fresh_pairings.py``, their lower-cased forms, the binding tests'
+sentence pairs) is a case with what a right plan does: the apps it works in, in order, the
+task's value for each slot it fills, and which recorded workflows it may follow. A case is
+judged on the plan alone, without acting (``plan_signature``), so the whole corpus runs in
+seconds on one knowledge base (``tests/golden/kb``: the demo's KB, stripped of screenshots).
+
+Each case also carries whether the code that wrote the corpus held it (``held``, per KB
+label), so a redesign is held to "lose no case it holds today" (``tests/golden``).
+
+- A *plan case* is a task on a KB: ``values`` maps the task's parameters that a plan fills
+  from the instruction (a city, a contact; not the wifi switch's "on", which is a control) to
+  the value the task gives, ``apps`` the app order of a plan that does it, and ``donors`` the
+  sets of recorded templates a plan may follow (empty: any).
+- A *slot case* is one recorded value and its instruction against a new instruction: the
+  value the new one gives in its place, or none (``expected`` None).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from guigraph.errors import ConfigError
+
+if TYPE_CHECKING:
+    from guigraph.compiler.index import GraphView
+    from guigraph.compiler.stitch import PlanChoice
+    from guigraph.graph.kb import KnowledgeBase
+
+PLAN_CASES = "plans.jsonl"
+SLOT_CASES = "slots.jsonl"
+#: Recorded episode -> the template it was recorded from (the KB keeps no template ids).
+TEMPLATES_FILE = "templates.json"
+
+
+@dataclass(frozen=True)
+class PlanCase:
+    case_id: str
+    #: Where the wording comes from: "dev", "fresh:s15", "lower:dev", ...
+    source: str
+    instruction: str
+    template: str
+    seed: int
+    values: Mapping[str, str]
+    apps: tuple[str, ...]
+    donors: tuple[tuple[str, ...], ...] = ()
+    #: KB label -> whether the code that wrote the corpus held the case on that KB.
+    held: Mapping[str, bool] = field(default_factory=dict)
+    #: Whether the episode succeeded on SimPhone when the corpus was written (default KB).
+    episode: bool | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PlanCase:
+        return cls(
+            str(data["case_id"]), str(data["source"]), str(data["instruction"]),
+            str(data["template"]), int(data["seed"]), dict(data["values"]),
+            tuple(data["apps"]), tuple(tuple(d) for d in data.get("donors", ())),
+            dict(data.get("held", {})), data.get("episode"),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SlotCase:
+    case_id: str
+    recorded_instruction: str
+    recorded_value: str
+    instruction: str
+    expected: str | None
+    known: tuple[str, ...] = ()
+    titled: bool = False
+    held: bool = True
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SlotCase:
+        return cls(
+            str(data["case_id"]), str(data["recorded_instruction"]),
+            str(data["recorded_value"]), str(data["instruction"]), data.get("expected"),
+            tuple(data.get("known", ())), bool(data.get("titled", False)),
+            bool(data.get("held", True)),
+        )  # fmt: skip
+
+
+def to_line(case: PlanCase | SlotCase) -> str:
+    return json.dumps(asdict(case), ensure_ascii=False, sort_keys=True)
+
+
+def load_plan_cases(folder: Path) -> list[PlanCase]:
+    return [PlanCase.from_dict(row) for row in _rows(folder / PLAN_CASES)]
+
+
+def load_slot_cases(folder: Path) -> list[SlotCase]:
+    return [SlotCase.from_dict(row) for row in _rows(folder / SLOT_CASES)]
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{path}:{number}: not a JSON object ({exc.msg})") from None
+    return rows
+
+
+@dataclass(frozen=True)
+class PlanSignature:
+    """What a plan does, as far as a case judges it: its apps in order, the templates of the
+    recorded runs it follows, the texts it types (a value read off a screen left as its
+    ``{slot}`` marker) and the labels it taps (with the values its results are looked up by)."""
+
+    apps: tuple[str, ...]
+    donors: tuple[str, ...]
+    typed: tuple[str, ...]
+    labels: tuple[str, ...]
+    stitched: bool = False
+
+    def uses(self, value: str) -> bool:
+        """Whether the plan puts ``value`` in: a label it taps, or words of a text it types."""
+        wanted = _normal(value)
+        if any(_normal(label) in (wanted, wanted + "%") for label in self.labels):
+            return True
+        pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
+        return any(pattern.search(_normal(text)) for text in self.typed)
+
+
+def _normal(value: str) -> str:
+    """Case folded, spaces collapsed, a leading zero dropped ("07:30" is "7:30")."""
+    return re.sub(r"(?<!\d)0(\d)", r"\1", " ".join(value.casefold().split()))
+
+
+def signature(choice: PlanChoice | None, templates: Mapping[str, str]) -> PlanSignature:
+    from guigraph.compiler.script import app_sequence
+    from guigraph.types import ActionType
+
+    if choice is None:
+        return PlanSignature((), (), (), ())
+    typed, labels = [], []
+    for step in choice.steps:
+        if step.template.type is ActionType.TYPE and step.text is not None:
+            typed.append(step.text)
+        if step.template.taps:
+            labels.append(step.label)
+        labels += [new for _, new in step.replacements]
+    donors = tuple(templates.get(d, d) for d in choice.donors)
+    return PlanSignature(
+        tuple(app_sequence(choice.steps)), donors, tuple(typed), tuple(labels), choice.stitched
+    )
+
+
+def plan_signature(
+    kb: KnowledgeBase, view: GraphView, instruction: str, templates: Mapping[str, str]
+) -> PlanSignature:
+    """The plan the model-free team makes for ``instruction`` (retrieval, then the policy's
+    ranking), before it acts: the active conventions are the caller's."""
+    from guigraph.agents.team import TeamOptions, rule_team
+    from guigraph.choices import Memory
+    from guigraph.types import Task
+
+    team = rule_team(kb, view, TeamOptions(memory=Memory.GRAPH))
+    task = Task("corpus", instruction)
+    team.planner.plan(task, team.context(task))
+    policy = getattr(team.planner, "policy", None)
+    return signature(policy.state.choice if policy is not None else None, templates)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    why: str = ""
+
+
+def judge(case: PlanCase, plan: PlanSignature) -> Verdict:
+    """Whether ``plan`` does ``case``: its apps in order, every slot value put in, and one of
+    the case's donor sets followed (when it names any)."""
+    if tuple(a.lower() for a in plan.apps) != tuple(a.lower() for a in case.apps):
+        return Verdict(False, f"apps {list(plan.apps)}, expected {list(case.apps)}")
+    missing = {slot: value for slot, value in case.values.items() if not plan.uses(value)}
+    if missing:
+        return Verdict(False, f"values not put in: {missing}; typed {list(plan.typed)}")
+    if case.donors and sorted(plan.donors) not in [sorted(d) for d in case.donors]:
+        return Verdict(False, f"follows {list(plan.donors)}, expected one of {list(case.donors)}")
+    return Verdict(True)
+
+
+SlotFill = Callable[[SlotCase], "str | None"]
+
+
+def rule_slot_fill(case: SlotCase) -> str | None:
+    """The model-free compiler's value for a slot case."""
+    from guigraph.compiler.slots import fill_slot
+
+    return fill_slot(
+        case.recorded_value, case.recorded_instruction, case.instruction, case.known,
+        titled=case.titled,
+    )  # fmt: skip
+
+
+def judge_slot(case: SlotCase, found: str | None) -> Verdict:
+    if found == case.expected:
+        return Verdict(True)
+    return Verdict(False, f"gave {found!r}, expected {case.expected!r}")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case_id: str
+    passed: bool
+    held: bool
+    why: str = ""
+
+
+def run_plan_cases(
+    cases: Iterable[PlanCase], kb: KnowledgeBase, view: GraphView,
+    templates: Mapping[str, str], label: str,
+) -> list[Outcome]:  # fmt: skip
+    """Every case judged on this KB; ``held`` is what the case recorded for ``label``."""
+    outcomes = []
+    for case in cases:
+        verdict = judge(case, plan_signature(kb, view, case.instruction, templates))
+        if verdict.passed and case.episode is False:
+            # The plan looks right and its episode failed: what went wrong is not in the plan
+            # (which field it reads, say). Not a case to count as gained.
+            verdict = Verdict(False, "its episode failed when the corpus was written")
+        outcomes.append(
+            Outcome(case.case_id, verdict.passed, case.held.get(label, False), verdict.why)
+        )
+    return outcomes
+
+
+def run_slot_cases(cases: Iterable[SlotCase], fill: SlotFill = rule_slot_fill) -> list[Outcome]:
+    outcomes = []
+    for case in cases:
+        verdict = judge_slot(case, fill(case))
+        outcomes.append(Outcome(case.case_id, verdict.passed, case.held, verdict.why))
+    return outcomes
+
+
+def lost(outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """Cases held when the corpus was written that fail now."""
+    return [o for o in outcomes if o.held and not o.passed]
+
+
+def gained(outcomes: Sequence[Outcome]) -> list[Outcome]:
+    return [o for o in outcomes if o.passed and not o.held]
+
+
+def load_templates(folder: Path) -> dict[str, str]:
+    """Episode id -> template id, from a corpus folder's ``templates.json`` or a log
+    folder's ``truth/`` documents."""
+    table = folder / TEMPLATES_FILE
+    if table.exists():
+        return dict(json.loads(table.read_text()))
+    found = {}
+    for path in sorted((folder / "truth").glob("*.json")):
+        found[path.stem] = str(json.loads(path.read_text()).get("template_id", ""))
+    return found
