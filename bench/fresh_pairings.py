@@ -328,10 +328,50 @@ SESSION_15: dict[str, tuple[str, ...]] = {
         "Please note {city}'s temperature under {title} and then text it to {contact}",
     ),
 }
+#: Issue 33's second task language: Spanish wordings of 30 recorded templates, written before
+#: any of them ran (the values stay the world's own: English names, dates and messages). The
+#: planner reads them with Spanish's own small tables (``guigraph.language.spanish``) and
+#: the libraries' Spanish numbers and times; nothing else of it knows Spanish.
+SPANISH: dict[str, tuple[str, ...]] = {
+    "social.message": ("Envía a {contact} el mensaje '{text}'",),
+    "social.post": ("Publica '{text}' en Chirp",),
+    "social.mail": ("Manda un correo a {contact} con el asunto {subject}",),
+    "social.share_video": ("Comparte el vídeo {video} con {contact}",),
+    "social.share_photo": ("Comparte mi última foto con {contact}",),
+    "multi.weather_note": (
+        "Mira la temperatura en {city} y guárdala en una nota titulada {title}",
+    ),
+    "multi.note_message": ("Envía el contenido de mi nota {title} a {contact}",),
+    "multi.price_note": ("Busca el precio del {product} y apúntalo en la nota {title}",),
+    "multi.lyrics_post": ("Publica en Chirp el primer verso de la letra de {song}",),
+    "multi.event_alarm": ("Pon una alarma a la hora de mi cita {title}, llamada {title}",),
+    "multi.article_mail": (
+        "Busca el artículo de {site} sobre {topic} y envía su título por correo a {contact}",
+    ),
+    "multi.photo_share": ("Haz una foto y envíasela a {contact}",),
+    "tool.alarm": ("Pon una alarma a las {time} llamada {label}",),
+    "tool.timer": ("Pon un temporizador de {minutes} minutos",),
+    "tool.world_clock": ("Añade {city} al reloj mundial",),
+    "tool.brightness": ("Pon el brillo de la pantalla al {level}%",),
+    "info.note": ("Crea una nota titulada {title} que diga {body}",),
+    "info.event": ("Añade {title} a mi calendario el {date} a las {time}",),
+    "info.weather": ("¿Qué tiempo hace en {city}?",),
+    "info.delete_note": ("Borra la nota {title}",),
+    "shop.cart": ("Añade el {product} a mi carrito",),
+    "shop.buy": ("Compra el {product} en ShopMall",),
+    "shop.wishlist": ("Guarda el {product} para más tarde",),
+    "shop.article": ("Busca {topic} en la web y abre el artículo de {site}",),
+    "shop.bookmark": ("Guarda en marcadores la página de {site} sobre {topic}",),
+    "media.play": ("Reproduce la canción {song}",),
+    "media.playlist": ("Añade {song} a mi lista {playlist}",),
+    "media.like": ("Dale me gusta a la canción {song}",),
+    "media.video": ("Mira el vídeo {video}",),
+    "media.photo": ("Haz una foto",),
+}
 SETS: dict[str, dict[tuple[str, str], tuple[str, ...]] | dict[str, tuple[str, ...]]] = {
     "s7": SESSION_7, "s8": SESSION_8, "s8b": SESSION_8B, "s9": SESSION_9, "s9b": SESSION_9B,
     "s11": SESSION_11, "s11b": SESSION_11B, "s13": SESSION_13, "s14": SESSION_14,
-    "s14b": SESSION_14B, "s15": SESSION_15,
+    "s14b": SESSION_14B, "s15": SESSION_15, "es": SPANISH,
 }  # fmt: skip
 SEEDS = (5101, 5102, 5103)
 
