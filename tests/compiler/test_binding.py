@@ -51,12 +51,13 @@ def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> No
     answer = "Tell Dana in a message saying who sings Gold Hearts"
     asked = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
     assert asked.unfilled == 1  # the answer is wanted: the artist, read off the player
-    # Which verbs want the answer is the world language's: with none, the question is typed.
+    # Which verbs want the answer is the task language's: with none, the question is typed.
     from dataclasses import replace
 
-    from guigraph.envs import conventions
+    from guigraph.language import tables
+    from guigraph.language.english import ENGLISH
 
-    with conventions.using(replace(conventions.ANDROID, answer_verbs=frozenset())):
+    with tables.using(replace(ENGLISH, answer_verbs=frozenset())):
         plain = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
     assert plain.unfilled == 0 and plain.steps[0].text == "who sings Gold Hearts"
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import pytest
 
 from guigraph.compiler.slots import Count, counts
-from guigraph.envs import conventions
 from guigraph.envs.simphone.generalize import Item, Kind, item_task
 from guigraph.envs.simphone.pairings import PAIRINGS, READINGS, USES, pairing_template
+from guigraph.language.numbers import with_digits
 from tests.compiler.recorded import KBView, kb_of, run_task
 
 RECORDED = (
@@ -41,7 +41,7 @@ INTO_NOTE = "into a new note {title}"
     ],
 )
 def test_the_parts_a_task_counts(instruction: str, expected: tuple[Count, ...]) -> None:
-    assert counts(conventions.active().with_digits(instruction)) == expected
+    assert counts(with_digits(instruction, "en")) == expected
 
 
 @pytest.fixture(scope="module")

@@ -148,20 +148,21 @@ def test_a_pronoun_value_takes_the_first_clause_object() -> None:
     assert fill_slot("Doctor visit", old, new, titled=True) == "Trip to Cairo"
 
 
-def test_pronouns_and_name_details_are_the_world_languages() -> None:
-    """The pronoun, article and detail words come from the active conventions: a world whose
-    language lists none of them gets the aligned word itself, not an antecedent."""
+def test_pronouns_and_name_details_are_the_task_languages() -> None:
+    """The pronoun, article and detail words are the task language's: a language that lists
+    none of them gets the aligned word itself, not an antecedent."""
     from dataclasses import replace
 
-    from guigraph.envs import conventions
+    from guigraph.language import tables
+    from guigraph.language.english import ENGLISH
 
     old = "Add Doctor visit to my calendar on Jun 30 at 10:45"
     new = "Plan a trip to Cairo on Jul 24 at 07:00: add it to the calendar, then text Hiro"
-    bare = replace(conventions.ANDROID, pronouns=frozenset(), articles=(), detail_prepositions=())
-    with conventions.using(bare):
+    bare = replace(ENGLISH, pronouns=frozenset(), articles=(), detail_prepositions=())
+    with tables.using(bare):
         assert fill_slot("Doctor visit", old, new, titled=True) != "Trip to Cairo"
-    other = replace(conventions.ANDROID, articles=("a",), detail_prepositions=("until",))
-    with conventions.using(other):  # "on Jul 24 ..." is no detail in this language
+    other = replace(ENGLISH, articles=("a",), detail_prepositions=("until",))
+    with tables.using(other):  # "on Jul 24 ..." is no detail in this language
         kept = fill_slot("Doctor visit", old, new, titled=True)
     assert kept is not None and kept.startswith("Trip to Cairo on Jul 24")
 
@@ -195,10 +196,6 @@ def test_a_final_name_after_the_same_word_is_the_new_name() -> None:
 
 
 def test_a_task_splits_into_clauses_at_its_languages_joining_words() -> None:
-    from dataclasses import replace
-
-    from guigraph.envs import conventions
-
     task = "Open the note Ideas and text what it says to Chen"
     assert clauses(task) == ["Open the note Ideas", "text what it says to Chen"]
     assert clauses(
@@ -207,10 +204,18 @@ def test_a_task_splits_into_clauses_at_its_languages_joining_words() -> None:
         "Plan a trip to Cairo on Jul 24 at 07:00",
         "add it to the calendar",
     ]
+    # Spanish joins its parts with its own words.
+    assert clauses("Abre la nota Ideas y envía lo que dice a Chen") == [
+        "Abre la nota Ideas",
+        "envía lo que dice a Chen",
+    ]
     # A language without joining words splits at punctuation only.
-    with conventions.using(replace(conventions.ANDROID, clause_joiners=())):
-        assert clauses(task) == [task]
-        assert clauses("Check Oslo; text it to Bo") == ["Check Oslo", "text it to Bo"]
+    from guigraph.language.parse import parse
+    from guigraph.language.tables import Language
+
+    bare = Language("xx", stopwords=frozenset({"the", "to", "it"}))
+    assert list(parse(task, bare).clauses) == [task]
+    assert list(parse("Check Oslo; text it to Bo", bare).clauses) == ["Check Oslo", "text it to Bo"]
 
 
 SONGS = ["Paper Lights", "Gold Roads", "Night Hearts", "Echo Dreams"]
@@ -282,19 +287,18 @@ def test_words_describing_a_name_before_it_are_not_the_name() -> None:
 
 
 def test_the_words_read_as_plain_words_are_the_task_languages() -> None:
-    from dataclasses import replace
-
     from guigraph.compiler.slots import content_words, normalize_units
-    from guigraph.envs import conventions
+    from guigraph.language import tables
+    from guigraph.language.tables import Language
 
     assert content_words("Save the bookmarks please") == {"save", "bookmark"}
     assert normalize_units("Set brightness to 70 percent") == "Set brightness to 70%"
-    bare = replace(conventions.ANDROID, language=conventions.TaskLanguage())
-    with conventions.using(bare):  # a language the planner knows nothing of
-        assert content_words("Save the bookmarks please") == {"save", "the", "bookmarks", "please"}
-        assert normalize_units("70 percent, 30 %") == "70 percent, 30%"
-    german = conventions.TaskLanguage(stopwords=frozenset({"die"}), percent_words=("prozent",))
-    with conventions.using(replace(conventions.ANDROID, language=german)):
+    # A Spanish task is read with Spanish tables: its own empty words and "%" words.
+    assert content_words("Guarda la nota por favor") == {"guarda", "nota"}
+    assert normalize_units("Pon el brillo al 70 por ciento") == "Pon el brillo al 70%"
+    # A text that shows no registered language is read in the task's.
+    german = Language("de", stopwords=frozenset({"die"}), percent_words=("prozent",))
+    with tables.using(german):
         assert content_words("Speichere die Notiz") == {"speichere", "notiz"}
         assert normalize_units("Helligkeit auf 70 Prozent") == "Helligkeit auf 70%"
 

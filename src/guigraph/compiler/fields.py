@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from guigraph.compiler.slots import Count, content_words, counts, words
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
+from guigraph.language import tables
 
 if TYPE_CHECKING:
     from guigraph.compiler.script import ScriptStep
@@ -33,8 +34,8 @@ def asked_fields(instruction: str, aliases: Mapping[str, str] | None = None) -> 
     # A number counting parts ("the first 2 lines") names no field ("lyric_2").
     asked -= {n for count in counts(instruction) for n in count.numbers}
     # What a question asks for, as the words of the screen fields that answer it: "tell Dana
-    # who sings Gold Hearts" asks for an "artist" field (the world's vocabulary says so).
-    for question, fields in conventions.active().question_fields.items():
+    # who sings Gold Hearts" asks for an "artist" field (the task language's table says so).
+    for question, fields in tables.of(instruction).question_fields.items():
         if f" {question} " in f" {text} ":
             asked |= fields
     return frozenset(asked)
@@ -327,7 +328,7 @@ def until_shown(
 
 
 def _names_an_app(word: str, app_words: set[str]) -> bool:
-    suffix = conventions.active().language.plural_suffix
+    suffix = tables.default().plural_suffix
     if word in app_words:
         return True
     return bool(suffix) and (word + suffix in app_words or word.rstrip(suffix) in app_words)

@@ -4,7 +4,7 @@ A task may say "June 27 at 9:30" where the calendar's date field was always give
 times were always typed "09:30"; the world checks the typed value, so "June 27" is a wrong date
 there. The recorded values of a field show its form, and only they decide: nothing here knows
 month names or clock formats. Only the task's language is read for what it writes in words:
-its number words and the marks of a 12-hour time ("pm"), from the world's conventions, and a
+its number words and the marks of a 12-hour time ("pm"), by kept libraries, and a
 12-hour time goes on the 24-hour clock only where the recorded values show that clock
 (``in_screen_forms``).
 
@@ -28,7 +28,8 @@ from collections.abc import Collection, Iterable
 
 from guigraph.compiler.slots import value_shape
 from guigraph.compiler.values import ValueIndex
-from guigraph.envs import conventions
+from guigraph.language import tables
+from guigraph.language.numbers import with_24_hour_clock, with_digits
 
 #: A shorter common prefix is no evidence of an abbreviation ("Ma" of "May" and "March").
 MIN_STEM = 3
@@ -42,10 +43,11 @@ def in_screen_forms(instruction: str, values: ValueIndex) -> str:
     """The task's numbers as the knowledge base's screens write them: spelled-out numbers in
     digits ("thirty percent" is the "30%" to tap), and 12-hour times on the 24-hour clock
     where the recorded values are on it ("10:00 pm" is the "22:00" to type). Where they are
-    not, a 12-hour time stays as the task says it."""
-    language = conventions.active()
-    text = language.with_digits(instruction)
-    return language.with_24_hour_clock(text) if values.on_24_hour_clock else text
+    not, a 12-hour time stays as the task says it. Kept libraries read the numbers and
+    times, in the task's language (``language.numbers``)."""
+    code = tables.of(instruction).code
+    text = with_digits(instruction, code)
+    return with_24_hour_clock(text, code) if values.on_24_hour_clock else text
 
 
 def conform(value: str, field_values: Collection[str], same_kind: Iterable[str] = ()) -> str:

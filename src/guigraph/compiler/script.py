@@ -26,6 +26,7 @@ from guigraph.compiler.slots import (
 from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
+from guigraph.language import tables
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
@@ -186,8 +187,9 @@ def bind(
     left open ("At 10:00 pm I need an alarm, name it Laundry" / "Wake me at 15:00 with an
     alarm named Bus": no word of the recorded wording is beside the new name)."""
     args = (steps, trace, instruction, values, {} if cache is None else cache, aliases, read_fields)
-    binding, leftover = _bind(*args)
-    return binding if leftover is None else _bind(*args, leftover=leftover)[0]
+    with tables.using(tables.of(instruction)):
+        binding, leftover = _bind(*args)
+        return binding if leftover is None else _bind(*args, leftover=leftover)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,8 +458,8 @@ def _types_slot(step: ScriptStep, key: SlotKey) -> bool:
 def _asks(value: str, instruction: str) -> bool:
     """The question itself where the task wants its answer: "Tell Dana who sings Gold
     Hearts" is not the message "who sings Gold Hearts" ("Ask Dana ..." would be). The
-    question and answer words are the language's (``Conventions``)."""
-    language = conventions.active()
+    question and answer words are the task language's."""
+    language = tables.default()
     first = value.split(maxsplit=1)[0].lower() if value.strip() else ""
     verb = instruction.split(maxsplit=1)
     return (

@@ -17,13 +17,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from guigraph.envs import conventions
-from guigraph.envs.conventions import TaskLanguage
+from guigraph.language import tables
+from guigraph.language.parse import QUOTED as _QUOTED
+from guigraph.language.parse import SEPARATOR as _SEPARATOR
+from guigraph.language.parse import parse
+from guigraph.language.tables import Language
 
-_WORD = re.compile(r"[\w°$€£%.:'’-]+")
-# A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
-_QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
-_EDGE_PUNCT = ".,:;!?'’"
 # A phrase set off by a pair of spaced dashes (hyphen, en or em dash): " - Laundry - ".
 _DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
@@ -33,41 +32,28 @@ def set_off_texts(instruction: str) -> list[str]:
     Without quotes, what follows its one separating mark ("Publish a post on Chirp: Trying
     a new recipe"), unless a pronoun there refers back: "The note Ideas can go: delete it"
     sets off what to do, not a text."""
-    quoted = _QUOTED.findall(instruction)
-    if quoted:
-        return quoted
-    marks = list(_SEPARATOR.finditer(instruction))
-    after = instruction[marks[0].end() :].strip(" .!") if len(marks) == 1 else ""
-    said = {w.lower() for w in words(after)}
-    return [after] if said and said.isdisjoint(conventions.active().pronouns) else []
+    return list(parse(instruction).set_off)
 
 
-def _language() -> TaskLanguage:
-    return conventions.active().language
+def _language() -> Language:
+    """The task's language (texts that show none of their own are read in it)."""
+    return tables.default()
 
 
 def stopwords() -> frozenset[str]:
-    """The task language's words that carry no meaning (``TaskLanguage.stopwords``)."""
+    """The task language's words that carry no meaning (``Language.stopwords``)."""
     return _language().stopwords
 
 
 def content_words(text: str) -> set[str]:
     """Lower-cased words that carry meaning, plurals and possessives folded ("bookmarks" ->
     "bookmark", "Oslo's" -> "oslo")."""
-    language = _language()
-    return set(_content_tokens(text, language)) - language.stopwords
+    return set(parse(text).content)
 
 
 def content_word_counts(text: str) -> Counter[str]:
     """How many times the text says each of its ``content_words``."""
-    language = _language()
-    return Counter(w for w in _content_tokens(text, language) if w not in language.stopwords)
-
-
-@functools.lru_cache(maxsize=8192)
-def _content_tokens(text: str, language: TaskLanguage) -> tuple[str, ...]:
-    tokens = _unpossessed([w.lower() for w in _words(text, language)], language)
-    return tuple(_fold(w, language.plural_suffix) for w in tokens)
+    return parse(text).content_counts
 
 
 @dataclass(frozen=True)
@@ -87,16 +73,15 @@ MAX_PARTS = 12
 def counts(instruction: str) -> tuple[Count, ...]:
     """The things the task counts, as parts of one value: a number of two or more just before
     a plural ("the first 2 lines"), or a plural followed by the numbers from one up ("lines 1
-    and 2"). Numbers are in digits (``Conventions.with_digits``); plurals and the words
+    and 2"). Numbers are in digits (``language.numbers.with_digits``); plurals and the words
     joining a list are the task language's."""
-    return _counts(instruction, conventions.active().clause_joiners, _language())
+    language = parse(instruction).language
+    return _counts(instruction, language.clause_joiners, language)
 
 
 @functools.lru_cache(maxsize=1024)
-def _counts(
-    instruction: str, joiners: tuple[str, ...], language: TaskLanguage
-) -> tuple[Count, ...]:
-    tokens = [w.lower() for w in _words(instruction, language)]
+def _counts(instruction: str, joiners: tuple[str, ...], language: Language) -> tuple[Count, ...]:
+    tokens = list(parse(instruction, language).lowered)
     suffix = language.plural_suffix
 
     def plural(word: str) -> bool:
@@ -128,32 +113,13 @@ def _counts(
 def clauses(instruction: str) -> list[str]:
     """The parts of a task in several steps, each with at least two words that carry meaning
     ("16:00" after a date's comma is not a part). The words joining parts are the task
-    language's (``Conventions.clause_joiners``)."""
-    return list(_clauses(instruction, conventions.active().clause_joiners, _language()))
+    language's (``Language.clause_joiners``)."""
+    return list(parse(instruction).clauses)
 
 
 def clause_parts(instruction: str) -> list[str]:
     """Every part of a task in several steps, however short ("bookmark it" too)."""
-    breaks = _clause_break(conventions.active().clause_joiners)
-    return [p for p in (p.strip(" .,") for p in breaks.split(instruction)) if p]
-
-
-@functools.lru_cache(maxsize=4096)
-def _clauses(instruction: str, joiners: tuple[str, ...], language: TaskLanguage) -> tuple[str, ...]:
-    # Stitching asks for the clauses of each donor once per segment value: remembered.
-    parts = [p.strip(" .,") for p in _clause_break(joiners).split(instruction)]
-    return tuple(p for p in parts if len(content_words(p)) >= 2)
-
-
-@functools.lru_cache(maxsize=8)
-def _clause_break(joiners: tuple[str, ...]) -> re.Pattern[str]:
-    """ ":", ";" or "," between parts, or a joining word ("and", "and then")."""
-    if not joiners:
-        return re.compile(r"\s*[:;]\s+|,\s*")
-    joined = "|".join(map(re.escape, joiners))
-    return re.compile(
-        rf"\s*[:;]\s+|,\s*(?:(?:{joined})\s+)?|\s+(?:(?:{joined})\s+)*(?:{joined})\s+"
-    )
+    return list(parse(instruction).parts)
 
 
 def normal_word(word: str) -> str:
@@ -169,32 +135,18 @@ def _fold(word: str, suffix: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return list(_words(text, _language()))  # a copy: callers may change their list
+    return list(parse(text).words)  # a copy: callers may change their list
 
 
-# Planning splits the same few instructions and values into words tens of thousands of times
-# per episode (bench/loop.py); these pure functions remember their answers (per language).
-@functools.lru_cache(maxsize=8192)
-def _words(text: str, language: TaskLanguage) -> tuple[str, ...]:
-    found = _WORD.findall(_normalize_units(text, language))
-    return tuple(w.strip(_EDGE_PUNCT) for w in found if w.strip(_EDGE_PUNCT))
+def _words(text: str, language: Language) -> tuple[str, ...]:
+    return parse(text, language).words
 
 
 def normalize_units(text: str) -> str:
     """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
-    return _normalize_units(text, _language())
+    from guigraph.language.parse import normalize_units as normalized
 
-
-@functools.lru_cache(maxsize=8192)
-def _normalize_units(text: str, language: TaskLanguage) -> str:
-    return _percent_pattern(language.percent_words).sub(r"\1%", text)
-
-
-@functools.lru_cache(maxsize=8)
-def _percent_pattern(percent_words: tuple[str, ...]) -> re.Pattern[str]:
-    """A number and "%" (spaced or not), or one of the language's words for it."""
-    spelled = "".join(rf"{re.escape(w)}\b|" for w in percent_words)
-    return re.compile(rf"(\d)\s*(?:{spelled}%)", re.IGNORECASE)
+    return normalized(text, parse(text).language)
 
 
 def _spans(tokens: list[str], value: list[str]) -> list[tuple[int, int]]:
@@ -239,10 +191,6 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     return _with_end_punctuation(after, new_instruction, example) if after else None
 
 
-#: A mark that sets off what follows as the content ("Message Farah: On my way").
-_SEPARATOR = re.compile(r"(?<=\w)\s*([:—–])\s+")
-
-
 def _after_same_separator(example: str, old_instruction: str, new_instruction: str) -> str:
     """What follows the same separating mark in both sentences, where the recorded value is
     all that followed it: "Message Farah: [On my way]" / "Message Hiro: [Call me back]". The
@@ -283,7 +231,7 @@ def _as_written(found: str, instruction: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _word_opcodes(
-    old_instruction: str, new_instruction: str, language: TaskLanguage
+    old_instruction: str, new_instruction: str, language: Language
 ) -> tuple[Opcode, ...]:
     """The word alignment of two instructions: one per pair, however many values it carries
     (it was a fifth of the planning time, recomputed for each value)."""
@@ -322,7 +270,7 @@ def _align_span(
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
     found = new[new_start:new_end]
-    if len(found) == 1 and found[0].lower() in conventions.active().pronouns:
+    if len(found) == 1 and found[0].lower() in _language().pronouns:
         return found[0]  # "add [it] to my clocks": ``fill_slot`` finds what it stands for
     if all(_name_like(w) for w in value):
         # A name stands for a name: "Paris" -> "Rome", not "Rome under"; and it is the name
@@ -374,7 +322,7 @@ def _plain_words_of_another_thing(found: Sequence[str], value: Sequence[str]) ->
     a thing ("add [it] to the calendar"): ``fill_slot`` looks for what it stands for."""
     if _name_like(found[0]) or normal_word(found[-1]) == normal_word(value[-1]):
         return False
-    return not (len(found) == 1 and found[0].lower() in conventions.active().pronouns)
+    return not (len(found) == 1 and found[0].lower() in _language().pronouns)
 
 
 def _name_after_plain_word(parts: Sequence[str]) -> bool:
@@ -498,7 +446,7 @@ def fill_slot(
     named = _named_values(new_instruction, seen)
     if foreign is not None:
         named = [v for v in named if not foreign(v)]
-    if aligned and aligned.lower() in conventions.active().pronouns:
+    if aligned and aligned.lower() in _language().pronouns:
         # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip. Where
         # nothing is found it stands for, the ways below still may find the value.
         referent = _antecedent(
@@ -718,7 +666,7 @@ def _object_of(first: str, capitalized: bool) -> str | None:
     parts = first.split(maxsplit=1)
     if len(parts) < 2:
         return None
-    language = conventions.active()
+    language = _language()
     article, detail = _name_patterns(language.articles, language.detail_prepositions)
     phrase = parts[1]
     phrase = detail.sub("", phrase) if detail else phrase
@@ -751,7 +699,7 @@ def _cut_at_head(value: str, known: Iterable[str]) -> str:
     return " ".join(parts[: last + 1]) if last is not None and last > 0 else value
 
 
-def _unpossessed(tokens: list[str], language: TaskLanguage) -> list[str]:
+def _unpossessed(tokens: list[str], language: Language) -> list[str]:
     """Each token without the language's possessive ending ("oslo's" -> "oslo")."""
     possessive = _possessive(language.possessive_suffixes)
     if possessive is None:
@@ -767,7 +715,7 @@ def _possessive(suffixes: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def _phrase(text: str, language: TaskLanguage) -> str:
+def _phrase(text: str, language: Language) -> str:
     return " ".join(w.lower() for w in _words(text, language))
 
 

@@ -48,6 +48,7 @@ from guigraph.compiler.slots import (
 from guigraph.compiler.values import ValueIndex, label_in_instruction
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
+from guigraph.language import tables
 from guigraph.types import id_less_key_app
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def apps_named(instruction: str, aliases: Mapping[str, str]) -> list[str]:
 
 
 def _word_matches(word: str, wanted: set[str]) -> bool:
-    suffix = conventions.active().language.plural_suffix
+    suffix = tables.default().plural_suffix
     if word in wanted:
         return True
     return bool(suffix) and (
@@ -120,7 +121,13 @@ def choose_plan(*args: Any, **kwargs: Any) -> PlanChoice | None:
     return ranked[0] if ranked else None
 
 
-def rank_plans(
+def rank_plans(instruction: str, *args: Any, **kwargs: Any) -> list[PlanChoice]:
+    """Every option, best first (``_rank_plans``), read in the task's language."""
+    with tables.using(tables.of(instruction)):
+        return _rank_plans(instruction, *args, **kwargs)
+
+
+def _rank_plans(
     instruction: str,
     retrieved: Sequence[RetrievedTrace],
     edges: Mapping[int, Edge],

@@ -1,0 +1,161 @@
+"""A task parsed once: the ``ParsedTask`` every later step reads.
+
+Planning asks the same few instructions for their words, their content words, their clauses
+and the texts they set off thousands of times per episode; each is worked out here once per
+text (and language) and kept. Every token keeps its place in the text and its folded form
+(lower case, the plural and possessive endings of the language folded off), so that what
+later steps compare is case-insensitive by construction.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from guigraph.language import tables
+from guigraph.language.numbers import with_digits
+from guigraph.language.tables import WORD, Language
+
+_EDGE_PUNCT = ".,:;!?'’"
+#: A quoted value: the quote opens after a space (not the apostrophe of "Bruno's").
+QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
+#: A mark that sets off what follows as the content ("Message Farah: On my way").
+SEPARATOR = re.compile(r"(?<=\w)\s*([:—–])\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of a text: as written, folded, and where it stands (``start``/``end`` in the
+    text as parsed)."""
+
+    text: str
+    folded: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTask:
+    """An instruction, parsed once in its language."""
+
+    text: str
+    language: Language
+    tokens: tuple[Token, ...]
+    #: Texts in quotes ("Post 'Trying a new recipe' on Chirp").
+    quoted: tuple[str, ...]
+    #: The quoted texts, else what follows the one separating mark, unless a pronoun there
+    #: refers back ("The note Ideas can go: delete it" sets off what to do, not a text).
+    set_off: tuple[str, ...]
+    #: Every part of a task in several steps, however short ("bookmark it" too).
+    parts: tuple[str, ...]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(t.text for t in self.tokens)
+
+    @property
+    def lowered(self) -> tuple[str, ...]:
+        return tuple(t.text.lower() for t in self.tokens)
+
+    @property
+    def content(self) -> tuple[str, ...]:
+        """The folded words that carry meaning, in order (repeats kept)."""
+        stop = self.language.stopwords
+        return tuple(t.folded for t in self.tokens if t.folded not in stop)
+
+    @property
+    def content_counts(self) -> Counter[str]:
+        return Counter(self.content)
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The parts with at least two words that carry meaning ("16:00" after a date's
+        comma is no part)."""
+        return tuple(p for p in self.parts if len(set(parse(p, self.language).content)) >= 2)
+
+    @property
+    def all_lower(self) -> bool:
+        """Written without capitals at all (speech-to-text, a phone keyboard)."""
+        return any(c.isalpha() for c in self.text) and self.text == self.text.lower()
+
+
+def parse(text: str, language: Language | None = None) -> ParsedTask:
+    """``text`` parsed in ``language`` (default: the language it is written in)."""
+    return _parse(text, language or tables.of(text))
+
+
+@functools.lru_cache(maxsize=16384)
+def _parse(text: str, language: Language) -> ParsedTask:
+    units = normalize_units(text, language)
+    tokens = tuple(_tokens(units, language))
+    quoted = tuple(QUOTED.findall(text))
+    return ParsedTask(
+        text, language, tokens, quoted, quoted or _after_mark(text, language),
+        tuple(_parts(text, language.clause_joiners)),
+    )  # fmt: skip
+
+
+def _tokens(text: str, language: Language) -> list[Token]:
+    found = []
+    for match in WORD.finditer(text):
+        word = match.group(0)
+        stripped = word.strip(_EDGE_PUNCT)
+        if not stripped:
+            continue
+        start = match.start() + word.index(stripped)
+        found.append(Token(stripped, fold(stripped, language), start, start + len(stripped)))
+    return found
+
+
+def fold(word: str, language: Language) -> str:
+    """``word`` lower-cased, its possessive ending dropped and its plural ending folded off
+    (not a doubled one: "glass"; only past four letters: "bus")."""
+    word = word.lower()
+    for suffix in language.possessive_suffixes:
+        if word.endswith(suffix) and len(word) > len(suffix):
+            word = word[: -len(suffix)]
+            break
+    suffix = language.plural_suffix
+    if suffix and len(word) > 4 and word.endswith(suffix) and not word.endswith(suffix * 2):
+        return word[: -len(suffix)]
+    return word
+
+
+def normalize_units(text: str, language: Language) -> str:
+    """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
+    return _percent_pattern(language.percent_words).sub(r"\1%", text)
+
+
+@functools.lru_cache(maxsize=16)
+def _percent_pattern(percent_words: tuple[str, ...]) -> re.Pattern[str]:
+    spelled = "".join(rf"{re.escape(w)}\b|" for w in percent_words)
+    return re.compile(rf"(\d)\s*(?:{spelled}%)", re.IGNORECASE)
+
+
+def _after_mark(text: str, language: Language) -> tuple[str, ...]:
+    marks = list(SEPARATOR.finditer(text))
+    after = text[marks[0].end() :].strip(" .!") if len(marks) == 1 else ""
+    said = {w.lower() for w in WORD.findall(after)}
+    return (after,) if said and said.isdisjoint(language.pronouns) else ()
+
+
+@functools.lru_cache(maxsize=16)
+def clause_break(joiners: tuple[str, ...]) -> re.Pattern[str]:
+    """ ":", ";" or "," between parts, or a joining word ("and", "and then")."""
+    if not joiners:
+        return re.compile(r"\s*[:;]\s+|,\s*")
+    joined = "|".join(map(re.escape, joiners))
+    return re.compile(
+        rf"\s*[:;]\s+|,\s*(?:(?:{joined})\s+)?|\s+(?:(?:{joined})\s+)*(?:{joined})\s+"
+    )
+
+
+def _parts(text: str, joiners: tuple[str, ...]) -> list[str]:
+    return [p for p in (p.strip(" .,") for p in clause_break(joiners).split(text)) if p]
+
+
+def screen_digits(text: str, language: Language | None = None) -> str:
+    """``text`` with its spelled-out numbers in digits, in its language."""
+    return with_digits(text, (language or tables.of(text)).code)
