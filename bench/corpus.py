@@ -40,7 +40,8 @@ from guigraph.envs.simphone.generalize import Half, Item, Kind, item_task, packa
 from guigraph.envs.simphone.skins import skin_conventions
 from guigraph.envs.simphone.tasks import get_template
 from guigraph.eval import corpus
-from guigraph.eval.demo import load_results
+from guigraph.eval.demo import evaluated_templates, load_results
+from guigraph.eval.suite import eval_seeds
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.types import Task
 
@@ -102,6 +103,14 @@ def fresh_runs() -> list[tuple[str, Item, int]]:
     ]
 
 
+def seen_runs(count: int = 3) -> list[tuple[str, Item, int]]:
+    """The demo's seen cases: every template the demo holds out none of, in its own recorded
+    wording, at the demo's first ``count`` seeds for seen templates."""
+    seen, _ = evaluated_templates()
+    seeds = eval_seeds("seen", count, ())
+    return [("seen", recorded_item(template), seed) for template in seen for seed in seeds]
+
+
 def slot_parameters(plans: Iterable[tuple[Task, corpus.PlanSignature]]) -> set[str]:
     """Parameters some plan for a recorded wording puts in (the city, the contact); those no
     plan ever does are controls or are looked up on screen (the wifi's "on", a site)."""
@@ -112,57 +121,88 @@ def make_cases(folder: Path, out: Path) -> None:
     templates = corpus.load_templates(folder / "logs")
     with KnowledgeBase.open(folder / "kb") as kb, conventions.using(skin_conventions("standard")):
         view = GraphView.load(kb)
-        runs = [*dev_runs(folder), *fresh_runs()]
-        tasks = [(source, item, item_task(item, seed), seed) for source, item, seed in runs]
-        # Fresh sets reuse item ids ("fresh.info.weather.0" in two sets): keyed by source too.
-        plans = {
-            (source, item.item_id): corpus.plan_signature(kb, view, task.instruction, templates)
-            for source, item, task, _ in tasks
-        }
-        recorded = {
-            (task.template_id, seed): plans[source, item.item_id]
-            for source, item, task, seed in tasks
-            if item.kind is Kind.RECORDED
-        }
-        slots = slot_parameters(
-            (task, plans[source, item.item_id])
-            for source, item, task, _ in tasks
-            if item.kind is Kind.RECORDED
-        )
-        print(f"slot parameters: {sorted(slots)}")
-        cases = []
-        for source, item, task, seed in tasks:
-            plan = plans[source, item.item_id]
-            ok = episode(kb, view, task, seed)
-            said = _placeholders(_wording(item, task)) & slots
-            values = {name: task.params[name] for name in sorted(said)}
-            reference = recorded.get((task.template_id, seed))
-            if ok:
-                apps, donors = plan.apps, [plan.donors]
-            elif item.kind is not Kind.PAIRING and reference is not None:
-                apps, donors = reference.apps, [reference.donors]
-            else:
-                apps, donors = tuple(get_template(task.template_id).apps), []
-            if item.kind is not Kind.PAIRING:
-                donors.append((task.template_id,))
-            case = corpus.PlanCase(
-                f"{source}/{item.item_id}", source, task.instruction, task.template_id, seed,
-                values, tuple(apps), tuple(dict.fromkeys(tuple(d) for d in donors)),
-                episode=ok,
-            )  # fmt: skip
-            verdict = corpus.judge(case, plan)
-            if ok != verdict.passed:
-                # The plan alone does not show everything: which field a value is read from,
-                # a tap the screen then grounds on a longer label. The episode decides.
-                print(f"episode {ok}, plan judged {verdict.passed}: {case.case_id} {verdict.why}")
-            cases.append(replace(case, held={DEFAULT_LABEL: verdict.passed and ok}))
-            if source == "dev" and item.kind is not Kind.PAIRING:
-                cases.append(_lowered(case, kb, view, templates))
+        cases = written_cases(kb, view, templates, [*dev_runs(folder), *fresh_runs()])
     out.mkdir(parents=True, exist_ok=True)
     (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
     (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
     held = sum(c.held[DEFAULT_LABEL] for c in cases)
     print(f"{len(cases)} plan cases written to {out}, {held} held")
+
+
+def add_seen(folder: Path) -> None:
+    """Add the demo's seen cases and their lower-cased forms to the corpus in ``folder``
+    (its own KB), replacing any written before."""
+    templates = corpus.load_templates(folder)
+    with KnowledgeBase.open(folder / "kb") as kb, conventions.using(skin_conventions("standard")):
+        view = GraphView.load(kb)
+        added = written_cases(kb, view, templates, seen_runs())
+    kept = [c for c in corpus.load_plan_cases(folder) if c.source not in ("seen", "lower:seen")]
+    cases = [*kept, *added]
+    (folder / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
+    held = sum(c.held[DEFAULT_LABEL] for c in added)
+    print(f"{len(added)} seen cases added to {folder}, {held} held")
+
+
+def written_cases(
+    kb: KnowledgeBase, view: GraphView, templates: dict[str, str],
+    runs: Sequence[tuple[str, Item, int]],
+) -> list[corpus.PlanCase]:  # fmt: skip
+    """The cases of ``runs``, each judged by its plan and its episode on ``kb``; a recorded or
+    reworded wording of the development half or the seen set also lower-cased."""
+    tasks = [(source, item, item_task(item, seed), seed) for source, item, seed in runs]
+    # Fresh sets reuse item ids ("fresh.info.weather.0" in two sets): keyed by source too.
+    plans = {
+        (source, item.item_id, seed): corpus.plan_signature(kb, view, task.instruction, templates)
+        for source, item, task, seed in tasks
+    }
+    recorded = {
+        (task.template_id, seed): plans[source, item.item_id, seed]
+        for source, item, task, seed in tasks
+        if item.kind is Kind.RECORDED
+    }
+    slots = slot_parameters(
+        (task, plans[source, item.item_id, seed])
+        for source, item, task, seed in tasks
+        if item.kind is Kind.RECORDED
+    )
+    print(f"slot parameters: {sorted(slots)}")
+    cases = []
+    for source, item, task, seed in tasks:
+        plan = plans[source, item.item_id, seed]
+        ok = episode(kb, view, task, seed)
+        reference = plan if ok else recorded.get((task.template_id, seed))
+        case = _case(source, item, task, seed, reference, ok, slots)
+        verdict = corpus.judge(case, plan)
+        if ok != verdict.passed:
+            # The plan alone does not show everything: which field a value is read from,
+            # a tap the screen then grounds on a longer label. The episode decides.
+            print(f"episode {ok}, plan judged {verdict.passed}: {case.case_id} {verdict.why}")
+        cases.append(replace(case, held={DEFAULT_LABEL: verdict.passed and ok}, episode=ok))
+        if source in ("dev", "seen") and item.kind is not Kind.PAIRING:
+            cases.append(_lowered(cases[-1], kb, view, templates))
+    return cases
+
+
+def _case(
+    source: str, item: Item, task: Task, seed: int, reference: corpus.PlanSignature | None,
+    ok: bool, slots: set[str],
+) -> corpus.PlanCase:  # fmt: skip
+    """The case of one wording: its own plan where its episode succeeded (``ok``) is its
+    expectation; otherwise the recorded wording's (same template and world), or the
+    template's apps."""
+    said = _placeholders(_wording(item, task)) & slots
+    values = {name: task.params[name] for name in sorted(said)}
+    if reference is not None and (ok or item.kind is not Kind.PAIRING):
+        apps, donors = reference.apps, [reference.donors]
+    else:
+        apps, donors = tuple(get_template(task.template_id).apps), []
+    if item.kind is not Kind.PAIRING:
+        donors.append((task.template_id,))
+    suffix = f"@{seed}" if source == "seen" else ""
+    return corpus.PlanCase(
+        f"{source}/{item.item_id}{suffix}", source, task.instruction, task.template_id, seed,
+        values, tuple(apps), tuple(dict.fromkeys(tuple(d) for d in donors)),
+    )  # fmt: skip
 
 
 def _lowered(
@@ -247,9 +287,13 @@ def main() -> None:
     write = sub.add_parser("make", help="write the plan cases from a demo folder")
     write.add_argument("folder", type=Path, help="a demo folder that ran eval generalize")
     write.add_argument("out", type=Path, help="the corpus folder")
+    seen = sub.add_parser("add-seen", help="add the demo's seen cases, cased and lower-cased")
+    seen.add_argument("corpus", type=Path, help="the corpus folder (tests/golden)")
     args = parser.parse_args()
     if args.command == "make":
         make_cases(args.folder, args.out)
+    elif args.command == "add-seen":
+        add_seen(args.corpus)
     else:
         run_cases(args)
 

@@ -40,11 +40,14 @@ _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\w]+|_")
 
 
 def in_screen_forms(instruction: str, values: ValueIndex) -> str:
-    """The task's numbers as the knowledge base's screens write them: spelled-out numbers in
+    """The task as the knowledge base writes it. Written all in lower case (speech to text),
+    it gets back the capitals its words have in the recorded tasks (``Casing``). Its numbers
+    as the screens write them: spelled-out numbers in
     digits ("thirty percent" is the "30%" to tap), and 12-hour times on the 24-hour clock
     where the recorded values are on it ("10:00 pm" is the "22:00" to type). Where they are
     not, a 12-hour time stays as the task says it. Kept libraries read the numbers and
     times, in the task's language (``language.numbers``)."""
+    instruction = values.casing.restore(instruction)
     code = tables.of(instruction).code
     text = with_digits(instruction, code)
     return with_24_hour_clock(text, code) if values.on_24_hour_clock else text

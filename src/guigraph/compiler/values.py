@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from guigraph.compiler.slots import normalize_units, stopwords, value_shape, words
 from guigraph.graph.records import SlotKey
+from guigraph.language.casing import Casing
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
@@ -91,6 +92,9 @@ class ValueIndex:
         self._on_24_hour_clock: bool | None = None
         #: state -> runs that tapped something there
         self.visits: dict[int, int] = defaultdict(int)
+        #: How the recorded instructions and names write each word (a lower-cased task's
+        #: capitals are given back from it).
+        self.casing = Casing()
 
     @classmethod
     def build(cls, traces: Iterable[Trace], edges: dict[int, Edge]) -> ValueIndex:
@@ -109,6 +113,9 @@ class ValueIndex:
         self._foreign.clear()
         self._tap_kin = None
         steps = trace.recorded_actions(edges)
+        self.casing.learn_text(trace.instruction)
+        for recorded in trace.values.values():
+            self.casing.learn_value(recorded)
         for node in {node for node, _, t in steps if t.taps}:
             self.visits[node] += 1
         field = ""

@@ -1,0 +1,59 @@
+"""A lower-cased task gets back the capitals the recorded tasks give its words."""
+
+from __future__ import annotations
+
+import pytest
+
+from guigraph.language.casing import Casing
+
+
+@pytest.fixture(scope="module")
+def casing() -> Casing:
+    learned = Casing()
+    recorded = [
+        ("Play the song Paper Roads", ["Paper Roads"]),
+        ("I want to listen to Glass Roads", ["Glass Roads"]),
+        ("Add Echo Stars to my Favorites playlist", ["Echo Stars", "Favorites"]),
+        ("Set an alarm for 06:30 called Meds", ["06:30", "Meds"]),
+        ("Add Piano lesson to my calendar on Jun 13 at 09:00", ["Piano lesson", "Jun 13"]),
+        ("Text Dana 'Call me back'", ["Dana", "Call me back"]),
+        ("Watch the video Bike Repair for beginners", ["Bike Repair for beginners"]),
+    ]
+    for instruction, values in recorded:
+        learned.learn_text(instruction)
+        for value in values:
+            learned.learn_value(value)
+    return learned
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # a word the recorded texts capitalize, and the sentence's start
+        ("play paper roads", "Play Paper Roads"),
+        # "roads" always ends a two-word name: the word before it is the name's too
+        ("i want to listen to blue roads", "I want to listen to Blue Roads"),
+        # the nearest recorded instruction has a one-word name there
+        ("set an alarm for 07:30 called laundry", "Set an alarm for 07:30 called Laundry"),
+        # a word no recorded text uses, the long form of a capitalized one
+        ("add book club to my calendar on june 27 at 14:00",
+         "Add book club to my calendar on June 27 at 14:00"),
+        # a quoted text starts like a sentence
+        ("text dana 'running late'", "Text Dana 'Running late'"),
+        # the capitals of a name with plain words in it
+        ("watch the video cat compilation for beginners",
+         "Watch the video Cat Compilation for beginners"),
+    ],
+)  # fmt: skip
+def test_a_lower_cased_task_gets_its_capitals_back(casing: Casing, said: str, written: str) -> None:
+    assert casing.restore(said) == written
+
+
+def test_a_task_with_capitals_is_left_as_written(casing: Casing) -> None:
+    assert casing.restore("play paper Roads") == "play paper Roads"
+
+
+def test_function_words_and_words_written_plain_stay_plain(casing: Casing) -> None:
+    # "the", "to" and "my" are function words; "calendar" the recorded texts write in lower
+    # case; "meeting" stands where the nearest recorded task has "Piano lesson", no name
+    assert casing.restore("add the meeting to my calendar") == "Add the meeting to my calendar"
