@@ -46,6 +46,15 @@ class History(StrEnum):
     ATOMIC = "atomic"
 
 
+class SlotFilling(StrEnum):
+    """Who fills a recorded run's slots for a new task: the typed rules, or a model (one
+    structured call per task, its values checked by the slots' types, the rules where they
+    are refused)."""
+
+    RULE = "rule"
+    MODEL = "model"
+
+
 Choice = TypeVar("Choice", bound=StrEnum)
 
 

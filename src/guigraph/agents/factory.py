@@ -12,13 +12,15 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from guigraph.choices import History, Memory, Policy, Verify, choose
+from guigraph.choices import History, Memory, Policy, SlotFilling, Verify, choose
 from guigraph.errors import ConfigError, ModelCallError
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
     from guigraph.agents.loop import Team
+    from guigraph.compiler.fillers import FillerCounts, ModelFiller
     from guigraph.graph.kb import KnowledgeBase
+    from guigraph.llm.client import ChatClient
     from guigraph.llm.config import ModelConfig, RoleModels
     from guigraph.llm.hub import ModelHub
 
@@ -54,36 +56,67 @@ def team_factory(
     action_space: Collection[ActionType] = frozenset(ActionType),
     models: RoleModels | None = None,
     usage_path: Path | None = None,
+    slot_filler: SlotFilling | str = SlotFilling.RULE,
+    filler_counts: FillerCounts | None = None,
 ) -> tuple[MakeTeam, ModelHub | None]:
     """A function making a fresh team per episode, and the model hub if any (closed with
     ``resources``). The graph view is loaded once and shared; each episode gets its own
     policy cursor. ``models`` (per-role settings, e.g. from ``--model-config``) replaces
-    ``model``/``base_url``; ``usage_path`` is rewritten after every model call."""
+    ``model``/``base_url``; ``usage_path`` is rewritten after every model call.
+    ``slot_filler`` model: the model-free team's slots are filled by the model (role
+    ``slot_filler``), what it did added up in ``filler_counts``."""
     from guigraph.compiler.index import GraphView
+    from guigraph.llm.config import ModelConfig, RoleModels
 
     policy = choose(Policy, policy, "policy")
+    slot_filler = choose(SlotFilling, slot_filler, "slot-filler")
+    if slot_filler is SlotFilling.MODEL and policy is not Policy.GRAPH:
+        raise ConfigError("--slot-filler model fills the graph policy's slots: use --policy graph")
     view = GraphView.load(kb) if kb is not None and use_graph else None
     graph_kb = kb if view is not None else None
+    if models is None:
+        models = RoleModels(default=ModelConfig(model=model or "", base_url=base_url or ""))
     if policy is Policy.GRAPH:
         from guigraph.agents.team import TeamOptions, rule_team
 
         options = TeamOptions(memory=memory, verify=verify, history=history, use_graph=use_graph)
+        if slot_filler is SlotFilling.MODEL and graph_kb is not None:
+            hub = _hub(models, ("slot_filler",), resources, usage_path)
+            make_filler = model_fillers(graph_kb, hub.client("slot_filler"), filler_counts)
+            return (lambda _: rule_team(graph_kb, view, options, make_filler())), hub
         return (lambda _: rule_team(graph_kb, view, options)), None
     from guigraph.agents.model_team import ROLES, ModelTeamOptions, model_team
-    from guigraph.llm.config import ModelConfig, RoleModels
-    from guigraph.llm.hub import ModelHub
-    from guigraph.llm.model_file import check_roles, resolved
 
-    if models is None:
-        models = RoleModels(default=ModelConfig(model=model or "", base_url=base_url or ""))
-    check_roles(models, ROLES)
-    models = resolved(models)
     model_options = ModelTeamOptions(
         policy=policy, verify=verify, memory=memory, history=history, use_graph=use_graph,
         action_space=frozenset(action_space),
     )  # fmt: skip
+    hub = _hub(models, ROLES, resources, usage_path)
+    return (lambda _: model_team(graph_kb, view, hub, model_options)), hub
+
+
+def _hub(
+    models: RoleModels, roles: Collection[str], resources: ExitStack, usage_path: Path | None
+) -> ModelHub:
+    """The models of ``roles``, their servers checked, closed with ``resources``."""
+    from guigraph.llm.hub import ModelHub
+    from guigraph.llm.model_file import check_roles, resolved
+
+    check_roles(models, roles)
+    models = resolved(models)
     servers = {(c.base_url, c.model): c for c in (models.default, *models.roles.values())}
     for config in servers.values():
         check_served(config)
-    hub = resources.enter_context(ModelHub(models, usage_path=usage_path))
-    return (lambda _: model_team(graph_kb, view, hub, model_options)), hub
+    return resources.enter_context(ModelHub(models, usage_path=usage_path))
+
+
+def model_fillers(
+    kb: KnowledgeBase, client: ChatClient, counts: FillerCounts | None = None
+) -> Callable[[], ModelFiller]:
+    """A fresh model slot filler per episode, all on ``client`` and the KB's slot types,
+    adding up what they do in ``counts``."""
+    from guigraph.compiler.fillers import FillerCounts, ModelFiller
+
+    types = kb.slot_types()
+    shared = counts if counts is not None else FillerCounts()
+    return lambda: ModelFiller(client, types, counts=shared)

@@ -20,6 +20,8 @@ from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Feedback, HistoryEntry, Plan, Proposal, SemanticState, SubGoal
 from guigraph.agents.verifier import ApproveAll, RuleVerifier
 from guigraph.choices import History, Memory, Verify, choose
+from guigraph.compiler import fillers
+from guigraph.compiler.fillers import SlotFiller
 from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
@@ -64,21 +66,26 @@ def kb_locator(kb: KnowledgeBase) -> Locator:
     return locate
 
 
-def rule_team(kb: KnowledgeBase | None, view: GraphView | None, options: TeamOptions) -> Team:
-    """A fresh team for one episode (the policy holds the episode's cursor)."""
+def rule_team(
+    kb: KnowledgeBase | None, view: GraphView | None, options: TeamOptions,
+    filler: SlotFiller | None = None,
+) -> Team:  # fmt: skip
+    """A fresh team for one episode (the policy holds the episode's cursor). ``filler``
+    fills the recorded slots for the task (default: the typed rules)."""
     from guigraph.retrieval.context import retrieve
 
     use_graph = options.use_graph and kb is not None and view is not None
-    policy = GraphPolicy(view, mode=options.memory) if use_graph and view else None
+    policy = GraphPolicy(view, mode=options.memory, filler=filler) if use_graph and view else None
 
     def context(task: Task) -> Context | None:
         if not use_graph or kb is None or view is None:
             return None
         instruction = in_screen_forms(task.instruction, view.values)  # as make_plan
-        return retrieve(
-            kb, instruction, k=options.top_k, token_budget=options.token_budget,
-            graph=view,
-        )  # fmt: skip
+        with fillers.using(filler):
+            return retrieve(
+                kb, instruction, k=options.top_k, token_budget=options.token_budget,
+                graph=view,
+            )  # fmt: skip
 
     planner = GraphPlanner(policy) if policy else _NoPlan()
     return Team(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.choices import Memory, Policy, Verify
+from guigraph.choices import Memory, Policy, SlotFilling, Verify
 from guigraph.cli import options
 from guigraph.cli.demo import JsonResult, LogEpisodes, LogSeed
 from guigraph.cli.encoder import KBEncoder, check_encoder
@@ -48,6 +48,7 @@ def generalize(
     ] = "standard",
     encoder: KBEncoder = DEFAULT_ENCODER,
     policy: options.PolicyOption = Policy.GRAPH,
+    slot_filler: options.SlotFillerOption = SlotFilling.RULE,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     text_only: options.TextOnly = False,
@@ -63,7 +64,8 @@ def generalize(
     """Seen tasks in wording nobody recorded and new pairings of recorded workflows, with the
     workflow graph and the trace baseline, on the demo's KB. The development half by
     default; fixes are to be guided by it only. --policy model|hybrid runs the model team
-    on an OpenAI-compatible server instead of the model-free one."""
+    on an OpenAI-compatible server instead of the model-free one; --slot-filler model has
+    the model fill the model-free team's slots."""
     from guigraph.cli.demo import show_run
     from guigraph.envs.simphone.generalize import Half
     from guigraph.envs.simphone.skins import skin_conventions
@@ -79,11 +81,11 @@ def generalize(
     half = Half.FROZEN if frozen else Half.DEV
     demo = DemoConfig(episodes=episodes, seed=seed, skin=skin, encoder=encoder)
     settings = None
-    if policy is not Policy.GRAPH:
+    if policy is not Policy.GRAPH or slot_filler is SlotFilling.MODEL:
         settings = _model_settings(model, base_url, timeout, max_attempts, max_tokens, text_only)
     config = GeneralizeConfig(
         demo, half, policy=policy, model=settings, verify=verify,
-        memories=(str(memory),) if memory is not None else MEMORIES,
+        memories=(str(memory),) if memory is not None else MEMORIES, slot_filler=slot_filler,
     )  # fmt: skip
     show_run(
         as_json,
@@ -116,6 +118,12 @@ def _print(console: Console, report: dict[str, Any], out: Path) -> None:
     from rich.table import Table
 
     who = "" if report["policy"] == "graph" else f", {report['policy']} policy"
+    filled = report.get("slot_filler", {})
+    if filled.get("filler") == "model":
+        who += (
+            f", model slot filler ({filled['answered']} values taken, {filled['refused']} "
+            f"refused, {filled['failed_calls']} failed calls)"
+        )
     table = Table(title=f"Generalization benchmark, {report['half']} half{who}: SR")
     table.add_column("kind")
     table.add_column("graph", justify="right")

@@ -7,13 +7,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from guigraph.choices import History, Memory, Policy, Verify
+from guigraph.choices import History, Memory, Policy, SlotFilling, Verify
 
 if TYPE_CHECKING:
     from guigraph.llm.config import RoleModels
 
 PolicyOption = Annotated[
     Policy, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
+]
+SlotFillerOption = Annotated[
+    SlotFilling,
+    typer.Option(
+        "--slot-filler",
+        help="Who fills the recorded slots for the graph policy: rule (no model) or model "
+        "(one structured call per task, checked by the slot types; the rules where refused).",
+    ),
 ]
 MemoryOption = Annotated[
     Memory,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.choices import History, Memory, Policy, Verify
+from guigraph.choices import History, Memory, Policy, SlotFilling, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -86,6 +86,7 @@ def run(
     history: options.HistoryOption = History.NARRATIVE,
     verify: options.VerifyOption = Verify.ALWAYS,
     policy: options.PolicyOption = Policy.GRAPH,
+    slot_filler: options.SlotFillerOption = SlotFilling.RULE,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step cap.")] = 40,
@@ -105,6 +106,7 @@ def run(
     from guigraph.agents.loop import Budget, Callback, run_episode
     from guigraph.agents.team import TeamOptions
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
+    from guigraph.compiler.fillers import FillerCounts
     from guigraph.envs import Env, make
     from guigraph.envs.wrappers import RecordEpisodes
     from guigraph.errors import GuigraphError
@@ -130,6 +132,7 @@ def run(
     callbacks: list[Callback] = [ConsoleProgress()]
     if out is not None:
         callbacks.append(TrajectoryWriter(out))
+    filled = FillerCounts()
     try:
         with ExitStack() as resources:
             models = options.role_models(
@@ -140,12 +143,15 @@ def run(
                 policy, knowledge, resources, memory=memory, verify=verify, history=history,
                 use_graph=not no_graph, models=models, action_space=world.action_space,
                 usage_path=out / "usage.json" if out is not None else None,
+                slot_filler=slot_filler, filler_counts=filled,
             )  # fmt: skip
             team = make_team(the_task)
             budget = Budget(max_steps)
             run_episode(world, team, the_task, seed=seed, budget=budget, callbacks=callbacks)
             if hub is not None:
                 typer.echo(hub.ledger.summary())
+                if slot_filler is SlotFilling.MODEL:
+                    typer.echo(f"slot filler: {filled.describe()}")
                 if out is not None:  # usage is kept with the run (keys never are)
                     hub.save_usage(out / "usage.json")
             verdict = world.evaluate()

@@ -28,6 +28,8 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
+from guigraph.compiler import fillers
+from guigraph.compiler.fillers import SlotFiller
 from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.grounding import ground, step_text
 from guigraph.compiler.index import GraphView
@@ -38,7 +40,7 @@ from guigraph.graph.records import TextSource
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
-    from guigraph.retrieval.context import Context
+    from guigraph.retrieval.context import Context, RetrievedTrace
 
 LOOKAHEAD = 8
 ROUTE_COST_LIMIT = 15.0  # about seven transitions
@@ -83,6 +85,8 @@ class GraphPolicy:
     mode: str = "graph"  # "graph" or "trace"
     state: PolicyState = field(default_factory=PolicyState)
     notes: list[str] = field(default_factory=list)
+    #: Who fills the recorded slots for the task (``fillers``; None: the rules).
+    filler: SlotFiller | None = None
 
     # -- planning -----------------------------------------------------------------------
     def make_plan(self, task: Task, context: Context | None) -> Plan:
@@ -93,7 +97,20 @@ class GraphPolicy:
         candidates = list(context.traces)
         if self.mode == "graph":
             candidates += context.app_traces
-        ranked = rank_plans(
+        with fillers.using(self.filler):
+            ranked = self._ranked(task, context, candidates)
+        if not ranked:
+            return Plan((), rationale="nothing to follow")
+        choice, self.state.alternatives = ranked[0], ranked[1:]
+        self.state.choice, self.state.script = choice, choice.steps
+        how = "stitched from" if choice.stitched else "following"
+        self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
+        return Plan(_subgoals(self.state.script), rationale=self.notes[-1])
+
+    def _ranked(
+        self, task: Task, context: Context, candidates: list[RetrievedTrace]
+    ) -> list[PlanChoice]:
+        return rank_plans(
             task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
             self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
             app_counts=self.view.app_counts, markers=self.view.markers,
@@ -102,13 +119,6 @@ class GraphPolicy:
             read_at=self.view.read_at, encoder=self.view.encoder,
             control_words=self.view.control_words, inner_runs=self.view.inner_runs,
         )  # fmt: skip
-        if not ranked:
-            return Plan((), rationale="nothing to follow")
-        choice, self.state.alternatives = ranked[0], ranked[1:]
-        self.state.choice, self.state.script = choice, choice.steps
-        how = "stitched from" if choice.stitched else "following"
-        self.notes.append(f"{how} {', '.join(choice.donors)} (score {choice.score:.1f})")
-        return Plan(_subgoals(self.state.script), rationale=self.notes[-1])
 
     def start_in(self, state: SemanticState) -> None:
         """Before the first step: an option about as good as the plan that starts in the app

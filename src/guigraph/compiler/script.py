@@ -14,11 +14,12 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from guigraph.compiler import fillers
+from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import conform
 from guigraph.compiler.slots import (
     clauses,
     content_words,
-    fill_slot,
     is_name,
     names_in_sentences,
     set_off_texts,
@@ -251,10 +252,16 @@ def _bind(
     def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
-            fills[key] = fill_slot(
-                recorded, trace.instruction, instruction, values.known(site), titled=titled,
-                foreign=partial(wrong_kind, site=site, app=app),
-            )  # fmt: skip
+            fills[key] = fillers.active().fill(
+                SlotRequest(
+                    recorded,
+                    trace.instruction,
+                    instruction,
+                    frozenset(values.known(site)),
+                    titled=titled,
+                    foreign=partial(wrong_kind, site=site, app=app),
+                )
+            )
         if fills[key] is None:
             # One field of one task takes one name: "Message Jonas the contents of ..." aligns
             # with "Message Farah: ..." and not with "... text what it says to Hiro", whose

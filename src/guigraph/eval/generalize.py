@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from guigraph.choices import Policy, Verify
+from guigraph.choices import Policy, SlotFilling, Verify
 from guigraph.envs.simphone.generalize import (
     Benchmark,
     Half,
@@ -49,6 +49,7 @@ from guigraph.eval.suite import MEMORIES, eval_seeds
 
 if TYPE_CHECKING:
     from guigraph.agents.loop import Team
+    from guigraph.compiler.fillers import FillerCounts
     from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
 
@@ -73,6 +74,12 @@ class GeneralizeConfig:
     verify: Verify = Verify.ALWAYS
     #: The memories to run (both by default: the graph and the trace baseline).
     memories: tuple[str, ...] = MEMORIES
+    #: Who fills the model-free team's slots: the typed rules, or the model of ``model``.
+    slot_filler: SlotFilling = SlotFilling.RULE
+
+    @property
+    def asks_a_model(self) -> bool:
+        return self.policy != Policy.GRAPH or self.slot_filler == SlotFilling.MODEL
 
 
 @dataclass(frozen=True)
@@ -83,11 +90,14 @@ class GeneralizeCase:
     item_id: str
     seed: int
     policy: Policy = Policy.GRAPH
+    slot_filler: SlotFilling = SlotFilling.RULE
 
     @property
     def key(self) -> str:
         # The model-free team's keys predate model policies: its folders resume as they are.
         case = f"{self.half}|{self.kind}|{self.memory}|{self.item_id}|{self.seed}"
+        if self.slot_filler == SlotFilling.MODEL:
+            case = f"model-filler|{case}"
         return case if self.policy == Policy.GRAPH else f"{self.policy}|{case}"
 
 
@@ -109,7 +119,9 @@ def plan(items: Sequence[Item], half: Half, config: GeneralizeConfig, used_seeds
                 by_id[recorded.item_id] = recorded
         by_id[item.item_id] = item
     cases = [
-        GeneralizeCase(half, item.kind, memory, item.item_id, seed, config.policy)
+        GeneralizeCase(
+            half, item.kind, memory, item.item_id, seed, config.policy, config.slot_filler
+        )
         for memory in config.memories
         for item, worlds in runs
         for seed in worlds
@@ -123,6 +135,7 @@ def run_generalize(
 ) -> dict[str, Any]:  # fmt: skip
     """Run (or resume) one half of ``benchmark`` (default: the packaged one) in ``out``; the
     frozen half only with ``allow_frozen``."""
+    from guigraph.compiler.fillers import FillerCounts
     from guigraph.locks import folder_lock
 
     if config.half is Half.FROZEN and not allow_frozen:
@@ -139,16 +152,18 @@ def run_generalize(
             _note_frozen_run(out)
         benchmark = benchmark or packaged()
         cases, items = plan(benchmark.half(config.half), config.half, config, used_seeds)
-        usage = _usage_path(out, config) if config.policy != Policy.GRAPH else None
+        usage = _usage_path(out, config) if config.asks_a_model else None
+        filled = FillerCounts()
         rows = run_cases(
             out / RESULTS.format(half=config.half), out / "kb", cases, items, config, reporter,
-            usage_path=usage,
+            usage_path=usage, filler_counts=filled,
         )  # fmt: skip
     failed = failures(rows)
     return {
         "half": str(config.half),
         "policy": config.policy,
         **(_model_report(config, usage) if usage is not None else {}),
+        "slot_filler": {"filler": str(config.slot_filler), **filled.to_dict()},
         **summarize(rows),
         # The frozen half's cases are not shown: whoever reads the report would be reading the
         # evaluation half, and the next fix would be tuned to it. The rows stay in the folder.
@@ -213,10 +228,12 @@ def _count_items(items: Iterable[Item]) -> dict[str, int]:
 def run_cases(
     path: Path, kb_dir: Path, cases: list[GeneralizeCase], items: dict[str, Item],
     config: GeneralizeConfig, reporter: Reporter, *, usage_path: Path | None = None,
+    filler_counts: FillerCounts | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """Run ``cases`` (from ``plan``) on the KB in ``kb_dir``, appending one row per finished
     episode to ``path`` and skipping those already there; returns the rows of ``cases``.
-    A model policy's calls go to ``usage_path``.
+    A model policy's calls go to ``usage_path``; a model slot filler's add up in
+    ``filler_counts``.
 
     The KB is a parameter so that the same cases can be run on KBs built otherwise from the
     same logs (``bench/generalize_encoders.py``: one KB per sentence encoder)."""
@@ -231,7 +248,7 @@ def run_cases(
         kb = resources.enter_context(KnowledgeBase.open(kb_dir))
         sink = resources.enter_context(path.open("a"))
         view = GraphView.load(kb)
-        team_for = _team_maker(config, kb, view, resources, usage_path)
+        team_for = _team_maker(config, (kb, view), resources, usage_path, filler_counts)
         for memory in config.memories:
             group = [case for case in cases if case.memory == memory]
             advance = reporter.stage(
@@ -258,22 +275,32 @@ def run_cases(
 
 
 def _team_maker(
-    config: GeneralizeConfig, kb: KnowledgeBase, view: GraphView, resources: ExitStack,
-    usage_path: Path | None,
+    config: GeneralizeConfig, graph: tuple[KnowledgeBase, GraphView], resources: ExitStack,
+    usage_path: Path | None, filler_counts: FillerCounts | None,
 ) -> Callable[[str], Team] | None:  # fmt: skip
-    """A fresh model team per episode (one model hub for the run), or None for the model-free
+    """A fresh team per episode (one model hub for the run) where a model is asked: the model
+    team, or the model-free team with the model filling its slots; None for the model-free
     team, which ``run_task`` makes itself."""
-    if config.policy == Policy.GRAPH:
+    if not config.asks_a_model:
         return None
+    from guigraph.agents.factory import model_fillers
     from guigraph.agents.model_team import ModelTeamOptions, model_team
+    from guigraph.agents.team import TeamOptions, rule_team
     from guigraph.choices import Memory
     from guigraph.llm.config import ModelConfig, RoleModels
     from guigraph.llm.hub import ModelHub
 
     if not config.model:
-        raise ConfigError(f"--policy {config.policy} needs a model (--model, --base-url)")
+        who = (
+            f"--policy {config.policy}" if config.policy != Policy.GRAPH else "--slot-filler model"
+        )
+        raise ConfigError(f"{who} needs a model (--model, --base-url)")
+    kb, view = graph
     models = RoleModels(default=ModelConfig.from_dict(config.model).resolved())
     hub = resources.enter_context(ModelHub(models, usage_path=usage_path))
+    if config.policy == Policy.GRAPH:
+        make_filler = model_fillers(kb, hub.client("slot_filler"), filler_counts)
+        return lambda memory: rule_team(kb, view, TeamOptions(memory=Memory(memory)), make_filler())
     return lambda memory: model_team(
         kb, view, hub,
         ModelTeamOptions(policy=config.policy, verify=config.verify, memory=Memory(memory)),

@@ -101,6 +101,8 @@ class GraphBuilder:
                 self._build_one(episode_id, load, summary)
             if on_episode is not None:
                 on_episode(episode_id)
+        if summary.added:
+            self.kb.learn_slot_types()
         self.kb.save_indexes()
         summary.seconds = time.perf_counter() - started
         return summary

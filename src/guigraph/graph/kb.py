@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
     from guigraph.embed import TextEncoder
     from guigraph.graph.matcher import StateIndex
+    from guigraph.graph.slot_types import SlotType
     from guigraph.ocr import OcrEngine
     from guigraph.types import Observation
 
@@ -188,6 +189,31 @@ class KnowledgeBase:
         finally:
             self._graph = None
             self._trace_search = None
+
+    def learn_slot_types(self) -> None:
+        """Learn every slot's type from all traces and store it (after a build)."""
+        from guigraph.graph import slot_types
+
+        traces = self.traces()
+        with self.transaction() as writer:
+            learned = slot_types.learn_slot_types(traces)
+            writer.put_setting(slot_types.SETTING, slot_types.encode(learned, len(traces)))
+
+    def slot_types(self, traces: Sequence[Trace] | None = None) -> dict[SlotKey, SlotType]:
+        """Each slot's type, as the build stored it; learned here from ``traces`` (default:
+        all) where the KB holds none or holds types of fewer traces (a build cut short, a
+        KB built before types were learned)."""
+        from guigraph.graph import slot_types
+
+        traces = self.traces() if traces is None else traces
+        row = self.conn.execute(
+            "SELECT value FROM settings WHERE key = ?", (slot_types.SETTING,)
+        ).fetchone()
+        if row is not None:
+            stored, count = slot_types.decode(row[0], str(self.path / DB_FILE))
+            if count == len(traces):
+                return stored
+        return slot_types.learn_slot_types(traces)
 
     def has_episode(self, episode_id: str) -> bool:
         row = self.conn.execute("SELECT 1 FROM traces WHERE episode_id = ?", (episode_id,))

@@ -178,6 +178,10 @@ class KBWriter:
             [(s.episode_id, s.step, s.node_id, s.verdict, s.reason) for s in steps],
         )
 
+    def put_setting(self, key: str, value: str) -> None:
+        """A KB-wide record the build learns from all its traces (``slot_types``)."""
+        self._conn.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
+
     def add_trace(self, trace: TraceRow) -> None:
         """Appended after the traces already stored (``seq`` keeps the build's order)."""
         self._conn.execute(

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from guigraph.compiler import fillers
 from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
 from guigraph.compiler.slots import clauses
 from guigraph.types import ActionType
@@ -118,35 +119,43 @@ def retrieve(
 
     graph = graph or GraphView.load(kb)
     fills: FillCache = {}
+    searched = _search(kb, instruction, k)
+    by_app = _app_candidates(instruction, [trace for trace, _ in searched], graph)
+    # The task's slot filler sees every run the task may follow before any is bound (a model
+    # filler asks about all their slots in one call).
+    fillers.active().prepare(instruction, [trace for trace, _ in (*searched, *by_app)])
     retrieved = [
         replace(bind_trace(trace, instruction, graph, fills), score=score)
-        for trace, score in _search(kb, instruction, k)
+        for trace, score in searched
     ]
     node_ids, edge_ids = _subgraph(retrieved, graph)
     nodes = {n: graph.nodes[n] for n in node_ids if n in graph.nodes}
     edges = {e: graph.edges[e] for e in edge_ids}
     lines = _linearize(retrieved, nodes, edges)
     text, used, truncated = _fit(lines, token_budget)
+    app_traces = [
+        replace(bind_trace(trace, instruction, graph, fills), score=score)
+        for trace, score in by_app
+    ]
     return Context(
         instruction, tuple(retrieved), nodes, edges, text, used, truncated,
-        app_traces=tuple(_app_traces(instruction, retrieved, graph, fills)), fills=fills,
+        app_traces=tuple(app_traces), fills=fills,
     )  # fmt: skip
 
 
-def _app_traces(
-    instruction: str, retrieved: Sequence[RetrievedTrace], graph: GraphView, fills: FillCache
-) -> list[RetrievedTrace]:
+def _app_candidates(
+    instruction: str, searched: Sequence[Trace], graph: GraphView
+) -> list[tuple[Trace, float]]:
     """For each app the task names (or where a value it names was used), the traces most
-    like it among those working in that app, bound too: a stitched plan needs one for each
-    of its apps, and the whole-task search may rank none of them."""
-    seen = {item.trace.episode_id for item in retrieved}
-    found: list[RetrievedTrace] = []
+    like it among those working in that app: a stitched plan needs one for each of its
+    apps, and the whole-task search may rank none of them."""
+    seen = {trace.episode_id for trace in searched}
+    found: list[tuple[Trace, float]] = []
     for app in graph.relevant_apps(instruction):
         for trace, score in graph.traces_using(app, instruction):
             if trace.episode_id not in seen:
                 seen.add(trace.episode_id)
-                item = bind_trace(trace, instruction, graph, fills)
-                found.append(replace(item, score=score))
+                found.append((trace, score))
     return found
 
 

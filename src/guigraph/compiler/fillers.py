@@ -1,0 +1,222 @@
+"""Slot fillers: who finds, for a new task, the value that takes a recorded value's place.
+
+Binding a recorded run to a task (``script.bind``) asks, slot by slot, "the run typed 'Meds'
+for 'Set an alarm for 06:30 called Meds': what does 'set an alarm for 07:30 called laundry'
+give there?". One protocol, two answers:
+
+- :class:`RuleFiller`, the model-free default: the typed rules of ``slots.fill_slot``
+  (alignment with the recorded instruction, the site's known values, set-off texts);
+- :class:`ModelFiller`: one structured-output call per task (``prepare``, given the recorded
+  runs the task may follow) asks a model for every slot of those runs at once, the reply's
+  schema built from the slots' types (``graph.slot_types``). Each value it gives is checked
+  by the same type, must be words the task says, and must not be of another kind there; a
+  value refused, or not given, is the rule filler's to find.
+
+The filler in use is a context (``using``), set around retrieval and planning by the team,
+so the binder below them needs no parameter for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from guigraph.compiler.slots import fill_slot
+from guigraph.errors import GuigraphError
+
+if TYPE_CHECKING:
+    from guigraph.graph.records import SlotKey, Trace
+    from guigraph.graph.slot_types import SlotType
+    from guigraph.llm.client import ChatClient
+
+log = logging.getLogger(__name__)
+
+#: Slots asked about in one call, at most (a long prompt costs more than the rules save).
+MAX_SLOTS = 24
+
+
+@dataclass(frozen=True)
+class SlotRequest:
+    """One slot of one recorded run, to be filled for a new task."""
+
+    recorded: str  # the value the run gave the slot
+    recorded_instruction: str
+    instruction: str  # the new task
+    known: frozenset[str] = frozenset()  # values recorded where the slot is
+    titled: bool = False  # the slot is a title field
+    #: Whether a value is known as another kind here (a city where a product goes).
+    foreign: Callable[[str], bool] | None = None
+
+
+class SlotFiller(Protocol):
+    def prepare(self, instruction: str, donors: Sequence[Trace]) -> None:
+        """Before binding: the task, and the recorded runs it may follow."""
+
+    def fill(self, request: SlotRequest) -> str | None:
+        """The task's value for the slot, or None if the task gives none."""
+
+
+class RuleFiller:
+    """The typed rules: no model, no preparation."""
+
+    def prepare(self, instruction: str, donors: Sequence[Trace]) -> None:
+        return None
+
+    def fill(self, request: SlotRequest) -> str | None:
+        return fill_slot(
+            request.recorded, request.recorded_instruction, request.instruction,
+            request.known, titled=request.titled, foreign=request.foreign,
+        )  # fmt: skip
+
+
+_ACTIVE: ContextVar[SlotFiller | None] = ContextVar("slot_filler", default=None)
+_RULES = RuleFiller()
+
+
+def active() -> SlotFiller:
+    """The filler of the task being bound (the rule filler unless one is set)."""
+    return _ACTIVE.get() or _RULES
+
+
+@contextmanager
+def using(filler: SlotFiller | None) -> Iterator[None]:
+    token = _ACTIVE.set(filler)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A slot put to the model: its name in the reply, and its type."""
+
+    name: str
+    recorded: str
+    recorded_instruction: str
+    slot_type: SlotType | None
+
+
+@dataclass
+class FillerCounts:
+    """What the model filler did, for a run's report."""
+
+    calls: int = 0
+    failed_calls: int = 0
+    answered: int = 0  # values the model gave and the types accepted
+    refused: int = 0  # values the model gave and the types refused
+    unanswered: int = 0  # slots the model gave no value for
+
+    def to_dict(self) -> dict[str, int]:
+        return dict(vars(self))
+
+    def describe(self) -> str:
+        return (
+            f"{self.calls} call(s) ({self.failed_calls} failed); {self.answered} value(s) "
+            f"taken, {self.refused} refused by the slot types, {self.unanswered} not given "
+            "(the rules filled those)"
+        )
+
+
+@dataclass
+class ModelFiller:
+    """One structured-output call per task; the rules where the model's value is refused."""
+
+    client: ChatClient
+    types: Mapping[SlotKey, SlotType]
+    fallback: SlotFiller = field(default_factory=RuleFiller)
+    counts: FillerCounts = field(default_factory=FillerCounts)
+    #: (recorded instruction, recorded value) -> the model's value (None: it gave none).
+    _answers: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    _types: dict[tuple[str, str], SlotType | None] = field(default_factory=dict)
+    _prepared: str | None = None
+
+    def prepare(self, instruction: str, donors: Sequence[Trace]) -> None:
+        if instruction == self._prepared:
+            return
+        self._prepared = instruction
+        self._answers.clear()
+        asked = self._slots(donors)
+        if not asked:
+            return
+        reply = self._ask(instruction, asked)
+        for slot in asked:
+            key = (slot.recorded_instruction, slot.recorded)
+            self._types[key] = slot.slot_type
+            value = reply.get(slot.name) if isinstance(reply, dict) else None
+            self._answers[key] = value.strip() if isinstance(value, str) and value.strip() else None
+
+    def _slots(self, donors: Sequence[Trace]) -> list[_Asked]:
+        asked: dict[tuple[str, str], _Asked] = {}
+        for trace in donors:
+            for key, value in trace.values.items():
+                pair = (trace.instruction, value)
+                if value and pair not in asked and len(asked) < MAX_SLOTS:
+                    name = f"slot{len(asked) + 1}"
+                    asked[pair] = _Asked(name, value, trace.instruction, self.types.get(key))
+        return list(asked.values())
+
+    def _ask(self, instruction: str, asked: Sequence[_Asked]) -> dict[str, Any]:
+        from guigraph.llm.messages import user
+
+        lines = [
+            f'{slot.name}: in "{slot.recorded_instruction}" the value was "{slot.recorded}"'
+            + (f" ({slot.slot_type.describe()})" if slot.slot_type else "")
+            for slot in asked
+        ]
+        prompt = (
+            f'New task: "{instruction}"\n'
+            "Recorded tasks gave these values to slots:\n" + "\n".join(lines) + "\n"
+            "For each slot, give the words of the new task that take the recorded value's "
+            "place, exactly as the new task writes them, or null if the new task says none."
+        )
+        schema = {
+            "type": "object",
+            "properties": {slot.name: {"type": ["string", "null"]} for slot in asked},
+            "required": [slot.name for slot in asked],
+        }
+        self.counts.calls += 1
+        try:
+            reply = self.client.complete_json([user(prompt)], json_schema=schema)
+        except GuigraphError as exc:  # a failed call leaves every slot to the rules
+            self.counts.failed_calls += 1
+            log.info("slot filler: the model call failed (%s); the rules fill the slots", exc)
+            return {}
+        return reply if isinstance(reply, dict) else {}
+
+    def fill(self, request: SlotRequest) -> str | None:
+        key = (request.recorded_instruction, request.recorded)
+        if key not in self._answers:
+            return self.fallback.fill(request)
+        value = self._answers[key]
+        if value is None:
+            self.counts.unanswered += 1
+            return self.fallback.fill(request)
+        said = as_said(value, request.instruction)
+        slot_type = self._types.get(key)
+        refused = (
+            said is None
+            or (slot_type is not None and not slot_type.accepts(said))
+            or (request.foreign is not None and request.foreign(said))
+        )
+        if refused:
+            self.counts.refused += 1
+            return self.fallback.fill(request)
+        self.counts.answered += 1
+        return said
+
+
+def as_said(value: str, instruction: str) -> str | None:
+    """``value`` as the instruction writes it (its words, case aside), or None where the
+    instruction does not say it: a model's value is a span of the task, never its invention."""
+    words = [re.escape(w) for w in value.split()]
+    if not words:
+        return None
+    pattern = re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+    found = pattern.search(instruction)
+    return found.group(0) if found else None
