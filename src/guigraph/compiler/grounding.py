@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 
-from guigraph.agents.memory import FocusMemory
-from guigraph.agents.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
+from guigraph.focus import FocusMemory
 from guigraph.geometry import Point
+from guigraph.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.types import ID_LESS_KEY, POINT_ACTIONS, Action, ActionType, ScrollDirection
 
 _TAPS = POINT_ACTIONS

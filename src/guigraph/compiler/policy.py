@@ -17,8 +17,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from guigraph.agents.memory import FocusMemory
-from guigraph.agents.roles import (
+from guigraph.compiler import fillers
+from guigraph.compiler.fillers import SlotFiller
+from guigraph.compiler.forms import in_screen_forms
+from guigraph.compiler.grounding import ground, step_text
+from guigraph.compiler.index import GraphView
+from guigraph.compiler.script import ScriptStep, is_dismissal, is_home
+from guigraph.compiler.stitch import PlanChoice, rank_plans
+from guigraph.envs import conventions
+from guigraph.focus import FocusMemory
+from guigraph.graph.records import TextSource
+from guigraph.roles import (
     ElementView,
     Feedback,
     HistoryEntry,
@@ -28,19 +37,10 @@ from guigraph.agents.roles import (
     SemanticState,
     SubGoal,
 )
-from guigraph.compiler import fillers
-from guigraph.compiler.fillers import SlotFiller
-from guigraph.compiler.forms import in_screen_forms
-from guigraph.compiler.grounding import ground, step_text
-from guigraph.compiler.index import GraphView
-from guigraph.compiler.script import ScriptStep, is_dismissal, is_home
-from guigraph.compiler.stitch import PlanChoice, rank_plans
-from guigraph.envs import conventions
-from guigraph.graph.records import TextSource
 from guigraph.types import Action, ActionType, ScrollDirection, Task
 
 if TYPE_CHECKING:
-    from guigraph.retrieval.context import Context, RetrievedTrace
+    from guigraph.compiler.records import Context, RetrievedTrace
 
 LOOKAHEAD = 8
 ROUTE_COST_LIMIT = 15.0  # about seven transitions
@@ -592,7 +592,7 @@ class GraphPlanner:
         self.policy = policy
 
     def plan(self, task: Task, context: object) -> Plan:
-        from guigraph.retrieval.context import Context
+        from guigraph.compiler.records import Context
 
         return self.policy.make_plan(task, context if isinstance(context, Context) else None)
 

@@ -52,9 +52,9 @@ from guigraph.language import tables
 from guigraph.types import id_less_key_app
 
 if TYPE_CHECKING:
+    from guigraph.compiler.records import RetrievedTrace
     from guigraph.embed.base import TextEncoder
     from guigraph.graph.records import Edge, Node, Trace
-    from guigraph.retrieval.context import RetrievedTrace
 
 #: How much the instruction similarity of a trace (cosine, 0..1) weighs against the words it
 #: explains: enough to break ties between traces that explain the same words.

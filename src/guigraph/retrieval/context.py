@@ -8,17 +8,20 @@ around them (the traces' states and transitions plus one hop beyond), and a line
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler import fillers
+from guigraph.compiler.records import Context, RetrievedTrace
 from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
 from guigraph.compiler.slots import clauses
 from guigraph.types import ActionType
 
+#: The records retrieval hands the team are the compiler's (``compiler.records``).
+__all__ = ["Context", "RetrievedTrace", "bind_trace", "retrieve"]
+
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
-    from guigraph.compiler.script import Binding
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.records import ActionTemplate, Edge, Node, SlotKey, Trace
 
@@ -30,37 +33,6 @@ NEIGHBOURS_PER_NODE = 3
 #: A task never recorded as a whole is covered by traces of its parts, which a search for the
 #: whole ranks below the near-duplicates of one part.
 CLAUSE_K = 2
-
-
-@dataclass(frozen=True)
-class RetrievedTrace:
-    trace: Trace
-    score: float
-    slot_values: dict[SlotKey, str]  # the trace's slot -> its value for the new task
-    missing_slots: tuple[SlotKey, ...] = ()
-    binding: Binding | None = None  # the trace's script bound to the new task
-
-
-@dataclass(frozen=True)
-class Context:
-    """What retrieval hands the team; ``text`` is the linearized, budgeted prompt part."""
-
-    instruction: str
-    traces: tuple[RetrievedTrace, ...]
-    nodes: dict[int, Node]
-    edges: dict[int, Edge]
-    text: str
-    tokens: int
-    truncated: bool = False
-    notes: tuple[str, ...] = field(default=())
-    #: Traces of the apps the task names, beyond the top k (not in ``text``).
-    app_traces: tuple[RetrievedTrace, ...] = ()
-    #: The slot fills worked out for this task, for the team's plan ranking to reuse.
-    fills: FillCache = field(default_factory=dict, compare=False)
-
-    @property
-    def best(self) -> RetrievedTrace | None:
-        return self.traces[0] if self.traces else None
 
 
 def node_label(node: Node, width: int = 60) -> str:
