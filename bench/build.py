@@ -1,9 +1,9 @@
 """Build throughput, peak memory and top-4 retrieval latency of the workflow-graph KB.
 
-    python bench/build.py --logs LOGS_DIR [--steps 1000 10000 100000] [--ignore-ui]
+    python bench/build.py [--logs LOGS_DIR] [--steps 1000 10000 100000] [--ignore-ui]
                           [--retrieval-nodes 100000]
 
-LOGS_DIR is a GUIOdyssey-layout folder (e.g. from ``guigraph sim record``), generated once;
+LOGS_DIR is a GUIOdyssey-layout folder (by default the demo's SimPhone logs, recorded once);
 its episodes are replicated under new ids until each target step count is reached, so the
 build does the real work (reading JSON and PNGs, judging, matching, writing SQLite) at every
 size. Each size runs in its own process so its peak RSS is its own. Retrieval is measured on
@@ -22,6 +22,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+
+import benchrun
+
+DEFAULT_LOGS = Path("runs/bench-logs-300-s11")
 
 
 def replicated_sources(
@@ -136,7 +140,10 @@ def retrieval(nodes: int, queries: int = 1000, seed: int = 0) -> dict[str, float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--logs", type=Path, help="GUIOdyssey-layout logs folder")
+    parser.add_argument(
+        "--logs", type=Path, default=DEFAULT_LOGS,
+        help="GUIOdyssey-layout logs folder (default: SimPhone's, recorded there once)",
+    )  # fmt: skip
     parser.add_argument("--steps", type=int, nargs="*", default=[1000, 10000, 100000])
     parser.add_argument("--ignore-ui", action="store_true")
     parser.add_argument("--retrieval-nodes", type=int, default=100000)
@@ -145,18 +152,42 @@ def main() -> None:
     if args.one:
         print(json.dumps(build_once(args.logs, args.one, args.ignore_ui)))
         return
-    results: dict[str, object] = {"build": [], "ignore_ui": args.ignore_ui}
-    for steps in args.steps if args.logs else []:
+    bench = benchrun.start("build-ignore-ui" if args.ignore_ui else "build")
+    ensure_logs(args.logs)
+    rows = []
+    for steps in args.steps:
         command = [sys.executable, __file__, "--logs", str(args.logs), "--one", str(steps)]
         if args.ignore_ui:
             command.append("--ignore-ui")
         out = subprocess.run(command, capture_output=True, text=True, check=True)
         row = json.loads(out.stdout.strip().splitlines()[-1])
-        results["build"].append(row)  # type: ignore[attr-defined]
+        rows.append([row[k] for k in BUILD_COLUMNS])
+        bench.figure(f"steps_per_s.{steps}", row["steps_per_s"])
         print(json.dumps(row), flush=True)
+    mode = "screenshots only (--ignore-ui)" if args.ignore_ui else "UI tree"
+    bench.table(f"Build from scratch, {mode}, one process per size", list(BUILD_COLUMNS), rows)
     if args.retrieval_nodes:
-        results["retrieval"] = retrieval(args.retrieval_nodes)
-        print(json.dumps(results["retrieval"]), flush=True)
+        found = retrieval(args.retrieval_nodes)
+        print(json.dumps(found), flush=True)
+        bench.figure("retrieval_mean_ms", found["mean_ms"])
+        bench.table(
+            "Top-4 retrieval among synthetic exemplars (FAISS HNSW, one thread)",
+            list(found), [list(found.values())],
+        )  # fmt: skip
+    bench.save()
+
+
+BUILD_COLUMNS = ("steps", "episodes", "seconds", "steps_per_s", "steps_per_cpu_s",
+                 "peak_rss_mb", "nodes", "edges", "kb_mb")  # fmt: skip
+
+
+def ensure_logs(logs: Path) -> None:
+    """The demo's SimPhone logs (300 episodes, seed 11, noise 0.1) unless ``logs`` has some."""
+    if (logs / "annotations").is_dir():
+        return
+    from guigraph.envs.simphone.recorder import record
+
+    record(logs, episodes=300, seed=11, noise=0.1)
 
 
 if __name__ == "__main__":

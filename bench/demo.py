@@ -9,7 +9,8 @@ Runs the command a user runs (the `guigraph` entry point of this interpreter's e
 ``--fresh --json``) so that the wall and CPU time are the whole job's: recording, building
 the knowledge base, the team's episodes and (SimPhone) the teacher-forced replay of the
 logs' test split. The folder (``runs/bench-<name>`` unless ``--out``) is kept: its KB serves
-``bench/fresh_pairings.py`` and ``bench/demo_cases.py``.
+``bench/fresh_pairings.py`` and ``bench/demo_cases.py``. ``--resume`` continues a folder a
+killed bench left (the result then says its times are the resume's).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ CONDITIONS = {
     "unseen_templates": "held-out templates",
     "other_device": "other device (Pixel Tablet)",
 }
+SETUP_FIELDS = ("demos_per_task", "seeds_per_task", "recorded")
 MEMORIES = {"graph": "workflow graph", "trace": "trace baseline", "none": "no graph"}
 
 
@@ -76,9 +78,21 @@ def simphone_tables(bench: benchrun.BenchRun, report: dict[str, Any], folder: Pa
             ["template", *(MEMORIES[m] for m in memories)],
             [[t, *(held[t].get(m, "–") for m in memories)] for t in sorted(held)],
         )
-    kb = report["setup"].get("kb", {})
+    kb = scalars(report["setup"].get("kb", {}))
     if kb:
         bench.table("The knowledge base", list(kb), [list(kb.values())])
+
+
+def scalars(fields: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """The numbers and texts of a report's object, nested objects' under ``outer inner``."""
+    flat: dict[str, Any] = {}
+    for key, value in fields.items():
+        name = f"{prefix}{key}".replace("_", " ")
+        if isinstance(value, dict):
+            flat.update(scalars(value, prefix=f"{name} "))
+        elif value is None or isinstance(value, str | int | float | bool):
+            flat[name] = value
+    return flat
 
 
 def per_template(results: Path, condition: str) -> dict[str, dict[str, str]]:
@@ -117,7 +131,9 @@ def world_tables(bench: benchrun.BenchRun, report: dict[str, Any]) -> None:
         bench.figure(f"mean_sr.{memory}", round(sr, 3))
     bench.figure("tasks", len(report["tasks"]))
     setup = report.get("setup", {})
-    kept = {k: setup[k] for k in ("demos_per_task", "seeds_per_task", "recorded") if k in setup}
+    kept = scalars({k: v for k, v in setup.items() if k in SETUP_FIELDS})
+    kb = setup.get("kb", {})
+    kept.update({f"kb {k}": kb[k] for k in ("nodes", "edges", "traces") if k in kb})
     if kept:
         bench.table("Setup", list(kept), [list(kept.values())])
 
@@ -129,11 +145,14 @@ def main() -> int:
     parser.add_argument("--episodes", type=int, default=None)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--resume", action="store_true", help="resume the folder (its times are the resume's)"
+    )
     args = parser.parse_args()
     name = result_name(args.world, args.skin, args.episodes, args.seed)
     out = args.out or Path("runs") / f"bench-{name}"
     command = [str(Path(sys.executable).parent / "guigraph"), "demo", "--out", str(out)]
-    command += ["--fresh", "--json", "--world", args.world]
+    command += ["--json", "--world", args.world] + ([] if args.resume else ["--fresh"])
     if args.skin != "standard":
         command += ["--skin", args.skin]
     if args.episodes is not None:
@@ -141,6 +160,8 @@ def main() -> int:
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
     bench = benchrun.start(name)
+    if args.resume:
+        bench.note("resumed a folder: wall and CPU time are the resume's, not the whole job's")
     done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
     if done.returncode != 0:
         print(f"bench/demo.py: `{' '.join(command)}` exited {done.returncode}", file=sys.stderr)

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import benchrun
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the tests' oracle
 
@@ -143,16 +145,30 @@ def main() -> None:
     if args.serve is not None:
         serve(args.serve, args.latency)
         return
+    bench = benchrun.start("eval")
     args.workdir.mkdir(parents=True, exist_ok=True)
     logs, kb = ensure_logs(args.workdir)
     bench_logs = args.workdir / f"bench-logs-{args.episodes}"
     replicate(logs, bench_logs, args.episodes)
     executors = ("local", "ray") if args.executor == "both" else (args.executor,)
+    rows = []
     for executor in executors:
         load = os.getloadavg()[0]
         result = {**run(args, bench_logs, kb, executor), "load_before": round(load, 2)}
         result["load_after"] = round(os.getloadavg()[0], 2)
         print(json.dumps(result), flush=True)
+        rows.append([executor, result["episodes"], result["steps"], result["calls"],
+                     result["ideal_s"], result["wall_s"], result["ratio"], result["ams"],
+                     result["sr"], result["load_before"]])  # fmt: skip
+        bench.figure(f"{executor}.ratio", result["ratio"])
+    bench.table(
+        f"`guigraph eval odyssey`, --policy {args.policy} --verify {args.verify}, concurrency "
+        f"{args.concurrency}, the loopback oracle answering after {args.latency} s",
+        ["executor", "episodes", "steps", "model calls", "ideal (s)", "wall (s)",
+         "ratio to ideal", "AMS", "SR", "load before"],
+        rows,
+    )  # fmt: skip
+    bench.save()
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import benchrun
 from guigraph.envs.simphone.generalize import Half, packaged
 from guigraph.errors import GuigraphError
 from guigraph.eval.demo import DEMO_LOCK, DemoConfig, Reporter, code_fingerprint, prepare_kb
@@ -98,7 +99,10 @@ def check_available(spec: str) -> str | None:
     return None
 
 
-def measure(out: Path, config: GeneralizeConfig, specs: list[str]) -> list[dict[str, Any]]:
+def measure(
+    out: Path, config: GeneralizeConfig, specs: list[str], skipped: dict[str, str]
+) -> list[dict[str, Any]]:
+    """One row per encoder that can run; the others go into ``skipped`` with the reason."""
     reporter: Reporter = PrintReporter()
     code = code_fingerprint()
     rows = []
@@ -110,6 +114,7 @@ def measure(out: Path, config: GeneralizeConfig, specs: list[str]) -> list[dict[
             problem = check_available(spec)
             if problem:
                 print(f"  skipped: {problem}", file=sys.stderr)
+                skipped[spec] = problem
                 continue
             folder = encoder_folder(out, spec)
             build = ensure_kb(folder, spec, out / "logs", code)
@@ -157,12 +162,12 @@ def retrieval_hits(kb_dir: Path, logs: Path, results: list[dict[str, Any]]) -> d
     }
 
 
-def print_table(rows: list[dict[str, Any]]) -> None:
+def table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     header = ["encoder", "build s", "episodes s"] + [
         f"{kind} {memory}" for kind in KINDS for memory in MEMORIES
     ]
     header += [f"{kind} hit@1/@4" for kind in ("reworded", "recorded")]
-    print(" | ".join(header))
+    lines = []
     for row in rows:
         cells = [row["encoder"], str(row["build_s"]), str(row["episodes_s"])]
         for kind in KINDS:
@@ -172,7 +177,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         for kind in ("reworded", "recorded"):
             hit = row["retrieval"].get(kind, {})
             cells.append(f"{hit.get('hit@1')} / {hit.get('hit@4')}")
-        print(" | ".join(cells))
+        lines.append(cells)
+    return header, lines
 
 
 def print_changes(rows: list[dict[str, Any]]) -> None:
@@ -210,14 +216,32 @@ def main() -> None:
         )
     specs = list(dict.fromkeys([*DEFAULT_ENCODERS, *args.encoder]))
     config = GeneralizeConfig(DemoConfig(episodes=args.episodes, seed=args.seed), Half.DEV)
+    bench = benchrun.start("generalize-encoders")
+    skipped: dict[str, str] = {}
     try:
-        rows = measure(args.out, config, specs)
+        rows = measure(args.out, config, specs, skipped)
     except GuigraphError as exc:
         sys.exit(f"error: {exc}")
     for row in rows:
         print(json.dumps({k: v for k, v in row.items() if k != "outcomes"}))
-    print_table(rows)
+    header, lines = table(rows)
+    print(" | ".join(header))
+    for cells in lines:
+        print(" | ".join(cells))
     print_changes(rows)
+    # An encoder that cannot run here stays in the table with the reason.
+    lines += [
+        [spec, *(["–"] * (len(header) - 2)), f"not run: {why}"] for spec, why in skipped.items()
+    ]
+    bench.table(
+        f"Development half, SR per kind and memory (logs: {args.episodes} episodes, seed "
+        f"{args.seed}); retrieval hits: the task's template among the first 1 / 4 traces",
+        header,
+        lines,
+    )
+    for row in rows:
+        bench.figure(f"{row['encoder']}.reworded.graph.sr", row["reworded"]["graph"]["sr"])
+    bench.save()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracl
 
 from tests.agents.oracle import Oracle
 
+import benchrun
 from guigraph.agents.hybrid import HybridPlanner
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
@@ -106,6 +107,8 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=300, help="the folder's logs (as made)")
     parser.add_argument("--seed", type=int, default=11, help="the folder's logs' seed")
     args = parser.parse_args()
+    bench = benchrun.start("generalize-hybrid")
+    rows: list[list[object]] = []
     demo = DemoConfig(episodes=args.episodes, seed=args.seed)
     config = GeneralizeConfig(demo, Half.DEV, memories=("graph",))
     used_seeds, _ = prepare_kb(args.run_dir, config.demo, SilentReporter())
@@ -133,6 +136,15 @@ def main() -> None:
             result = run(args.run_dir, tasks, server, follow, Verify(args.verify), oracle_for)
             for kind, count in sorted(result["kinds"].items()):
                 n = count["episodes"]
+                rows.append([
+                    "yes" if follow else "no", kind,
+                    f"{count['successes'] / n:.3f} ({count['successes']}/{n})",
+                    round(count["calls"] / n, 1), f"{count['planned']}/{n}",
+                    round(result["seconds"]),
+                ])  # fmt: skip
+                if follow:
+                    bench.figure(f"{kind}.sr", round(count["successes"] / n, 3))
+                    bench.figure(f"{kind}.calls_per_episode", round(count["calls"] / n, 1))
                 print(
                     f"| {'yes' if follow else 'no'} | {kind} | {count['successes'] / n:.3f} "
                     f"({count['successes']}/{n}) | {count['calls'] / n:.1f} | "
@@ -141,6 +153,14 @@ def main() -> None:
                 )
             for line in result["failed"] if args.failures else []:
                 print(f"  failed: {line}")
+    bench.table(
+        f"Hybrid team, verify {args.verify}, development half ({len(tasks)} cases), the "
+        "loopback oracle knowing each task's meaning",
+        ["graph follows the model's apps", "kind", "SR", "model calls / episode",
+         "planned by the graph", "wall (s)"],
+        rows,
+    )  # fmt: skip
+    bench.save()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Build quality when screens have neither a UI tree nor a description: looks alone vs OCR.
 
-    python bench/graph_text_sources.py --logs LOGS_DIR [--episodes 60] [--no-ocr]
+    python bench/graph_text_sources.py [--logs LOGS_DIR] [--episodes 60] [--no-ocr]
 
 Descriptions are removed from the logs' train episodes in memory, the graph is built without
 the UI tree, and the build is scored against the logs' truth (``kb check``'s metrics).
@@ -14,6 +14,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import benchrun
+from build import DEFAULT_LOGS, ensure_logs
+
 
 def main() -> None:
     from guigraph.data.odyssey import OdysseyDataset
@@ -24,11 +27,17 @@ def main() -> None:
     from guigraph.ocr import RapidOcrEngine
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--logs", type=Path, required=True)
+    parser.add_argument(
+        "--logs", type=Path, default=DEFAULT_LOGS,
+        help="logs with SimPhone truth (default: the demo's, recorded there once)",
+    )  # fmt: skip
     parser.add_argument("--episodes", type=int, default=60)
     parser.add_argument("--no-ocr", action="store_true", help="measure looks alone only")
     args = parser.parse_args()
+    bench = benchrun.start("graph-text-sources")
+    ensure_logs(args.logs)
     dataset = OdysseyDataset(args.logs)
+    rows: list[list[object]] = []
     ids = dataset.episode_ids(split="random", part="train")[: args.episodes]
 
     def load(episode_id: str) -> object:
@@ -44,6 +53,11 @@ def main() -> None:
             started = time.perf_counter()
             GraphBuilder(kb, ocr=ocr).build([(i, lambda i=i: load(i)) for i in ids])  # type: ignore[misc]
             report = check(kb, args.logs)
+            seconds = time.perf_counter() - started
+            rows.append([name, round(report.jump_accuracy, 3), round(report.purity, 3),
+                         round(report.ari, 3), f"{report.nodes} / {report.true_screens}",
+                         report.steps, round(seconds, 1)])  # fmt: skip
+            bench.figure(f"{name.replace(' ', '_')}.purity", round(report.purity, 3))
             print(
                 f"{name}: jump {report.jump_accuracy:.3f} purity {report.purity:.3f} "
                 f"ari {report.ari:.3f} nodes {report.nodes}/{report.true_screens} "
@@ -51,6 +65,14 @@ def main() -> None:
                 flush=True,
             )
             kb.close()
+    bench.table(
+        f"No UI tree, no description: {len(ids)} train episodes of {args.logs}, scored against "
+        "SimPhone's truth (`kb check`'s metrics)",
+        ["text source", "jump accuracy", "purity", "ARI", "nodes / true screens", "steps",
+         "build + check (s)"],
+        rows,
+    )  # fmt: skip
+    bench.save()
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+import benchrun
 from guigraph.agents import schemas
 from guigraph.agents.hybrid import HybridPlanner
 from guigraph.agents.model_team import ModelTeamOptions, model_team
@@ -41,6 +42,8 @@ def main() -> None:
     parser.add_argument("--text-only", action="store_true")
     parser.add_argument("--limit", type=int, default=0, help="first N items only")
     args = parser.parse_args()
+    bench = benchrun.start("planner-apps")
+    rows: list[list[object]] = []
     items = list(packaged().half(Half.DEV))[: args.limit or None]
     config = ModelConfig(
         model=args.model, base_url=args.base_url, timeout_s=120, max_tokens=160,
@@ -67,11 +70,21 @@ def main() -> None:
                 right += apps == [app.lower() for app in task.apps]
                 unknown += any(app not in known for app in apps)
             took = time.perf_counter() - started
+            schema = "KB apps in the schema" if bounded else "free app string"
+            rows.append([schema, f"{right}/{len(items)}", unknown, round(took)])
+            bench.figure(f"{'bounded' if bounded else 'free'}.right", right)
             print(
                 f"{'KB apps in the schema' if bounded else 'free app string':>22}: "
                 f"{right}/{len(items)} plans with the task's apps, {unknown} naming an app "
                 f"no run visited ({took:.0f} s)"
             )
+    bench.table(
+        f"Model {args.model}, {len(items)} development items, one plan each",
+        ["planner schema", "plans with the task's apps", "plans naming an unvisited app",
+         "wall (s)"],
+        rows,
+    )  # fmt: skip
+    bench.save()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracl
 
 from tests.eval.replay_oracle import replay_oracle
 
+import benchrun
 from guigraph.agents.factory import team_factory
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.recorder import record
@@ -84,6 +85,7 @@ def main() -> None:
     parser.add_argument("--kb", type=Path, default=Path("/tmp/rp300/kb"))
     parser.add_argument("--limit", type=int, default=None, help="first N test episodes")
     args = parser.parse_args()
+    bench = benchrun.start("replay")
     ensure_kb(args.logs, args.kb)
     dataset = OdysseyDataset(args.logs)
     ids = dataset.episode_ids(split="random", part="test")[: args.limit]
@@ -92,15 +94,29 @@ def main() -> None:
     print(f"{len(ids)} test episodes, {steps} steps; KB {args.kb}")
     print("| policy | verify | AMS | SR | model calls/step | prompt tokens/step | wall |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
+    rows = []
     with FakeModelServer(oracle, models=("oracle",)) as server:
         for policy, verify in CONFIGS:
             row = run(args.logs, args.kb, ids, policy, verify, server)
+            shown = verify if policy != "graph" else "always (rule)"
+            rows.append(
+                [policy, shown, round(row["ams"], 2), round(row["sr"], 2),
+                 round(row["calls"], 2), round(row["prompt"]), round(row["seconds"])]
+            )  # fmt: skip
+            bench.figure(f"{policy}.{verify}.ams", round(row["ams"], 2))
             print(
                 f"| {policy} | {verify if policy != 'graph' else 'always (rule)'} | "
                 f"{row['ams']:.2f} | {row['sr']:.2f} | {row['calls']:.2f} | "
                 f"{row['prompt']:.0f} | {row['seconds']:.0f} s |",
                 flush=True,
             )
+    bench.table(
+        f"{len(ids)} test episodes, {steps} steps, teacher-forced; the model rows against the "
+        "loopback oracle that knows the recordings",
+        ["policy", "verify", "AMS", "SR", "model calls/step", "prompt tokens/step", "wall (s)"],
+        rows,
+    )
+    bench.save()
 
 
 if __name__ == "__main__":

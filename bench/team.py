@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracl
 
 from tests.agents.oracle import Oracle
 
+import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
 from guigraph.compiler.index import GraphView
@@ -92,7 +93,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--per-template", type=int, default=1, help="new tasks per template")
     args = parser.parse_args()
+    bench = benchrun.start("team")
     started = time.perf_counter()
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         kb, templates = build_kb(Path(tmp), args.episodes, args.seed)
         view = GraphView.load(kb)
@@ -105,11 +108,24 @@ def main() -> None:
         with FakeModelServer(oracle) as server:
             for policy, verify in CONFIGS:
                 row = run_config(server, kb, view, tasks, policy, verify)
+                rows.append(
+                    [policy, verify, round(row["sr"], 3), round(row["steps"], 1),
+                     round(row["calls_per_step"], 2), round(row["prompt_per_step"])]
+                )  # fmt: skip
+                bench.figure(f"{policy}.{verify}.calls_per_step", round(row["calls_per_step"], 2))
+                bench.figure(f"{policy}.{verify}.prompt_per_step", round(row["prompt_per_step"]))
                 print(f"| {policy} | {verify} | {row['sr']:.1%} | {row['steps']:.1f} | "
                       f"{row['calls_per_step']:.2f} | {row['prompt_per_step']:.0f} |",
                       flush=True)  # fmt: skip
         kb.close()
     print(f"total {time.perf_counter() - started:.0f} s")
+    bench.table(
+        f"{len(tasks)} new tasks of {len(templates)} seen templates, KB from {args.episodes} "
+        f"episodes (seed {args.seed}); the loopback oracle answers every role",
+        ["policy", "verify", "SR", "steps/episode", "model calls/step", "prompt tokens/step"],
+        rows,
+    )
+    bench.save()
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ ModelConfigFile = Annotated[
     Path | None,
     typer.Option(
         "--model-config",
-        help="Per-role model settings, JSON or TOML (see README: model-config files).",
+        help="Per-role model settings, JSON or TOML (see docs/models.md: model settings).",
     ),
 ]
 TextOnly = Annotated[
