@@ -173,18 +173,26 @@ def test_home_and_recent_apps() -> None:
     assert env.screen_identity() == "notes.edit"  # the app comes back where it was
 
 
-def test_versions_differ_in_labels_and_layout() -> None:
-    def product_page(version: int) -> Observation:
+def test_versions_differ_in_labels_layout_and_ids() -> None:
+    def product_page(version: int, item_id: str) -> Observation:
         env = SimPhone(version=version, popup_rate=0.0)
         env.reset(TASK, 1)
         obs = env.step(Action.open_app("ShopMall")).observation
-        item = next(e for e in obs.elements or () if e.resource_id.startswith("shop:id/product"))
+        item = next(e for e in obs.elements or () if e.resource_id.startswith(item_id))
         return env.step(Action.click(item.bbox.center.x, item.bbox.center.y)).observation
 
-    one, two = product_page(1), product_page(2)
-    assert any(e.text == "Add to cart" for e in one.elements or ())
-    assert any(e.text == "Add to bag" for e in two.elements or ())
-    assert not any(e.text == "Add to cart" for e in two.elements or ())
+    one, two = product_page(1, "shop:id/product_"), product_page(2, "shop:id/card_")
+    ids = {e.text: e.resource_id for e in one.elements or ()}
+    assert ids["Add to cart"] == "shop:id/add_to_cart"
+    renamed = {e.text: e.resource_id for e in two.elements or ()}
+    assert renamed["Add to bag"] == "shop:id/btn_add_bag"
+    assert "Add to cart" not in renamed
+    # The toolkit's own ids stay: the title and the up arrow are the same in both versions.
+    assert ids["Product"] == renamed["Product"] == "shop:id/title"
+    android = SimPhone(version=2, popup_rate=0.0, skin="android")
+    android.reset(TASK, 1)
+    shown = android.step(Action.open_app("ShopMall")).observation.elements or ()
+    assert any(e.resource_id == "com.simphone.shop:id/nav_bag" for e in shown)
 
 
 def test_unknown_device_and_version_are_refused() -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from guigraph.envs.simphone import apps  # noqa: F401 - registers every screen
 from guigraph.envs.simphone.devices import DeviceProfile
+from guigraph.envs.simphone.ids import id_name
 from guigraph.envs.simphone.layout import Layout, Placed, layout_popup, layout_screen
 from guigraph.envs.simphone.render import Painter
 from guigraph.envs.simphone.widgets import APPS, POPUPS, SCREENS, Screen, W
@@ -41,6 +42,12 @@ class PhoneView:
     layout: Layout
     popup: Layout | None
     focus: str | None
+    #: The app's version: version 2 of a versioned app reports renamed resource ids.
+    version: int = 1
+
+    def resource_name(self, key: str) -> str:
+        """The name a widget ``key`` has in this app version's resource ids."""
+        return id_name(self.app, key, self.version)
 
     def touchable(self) -> list[Placed]:
         """Widgets a touch can reach, topmost first (a dialog hides everything beneath)."""
@@ -80,7 +87,8 @@ def current_view(world: World, device: DeviceProfile) -> PhoneView:
         popup_layout = layout_popup(POPUPS[entry.popup](world, entry), device)
         identity = entry.popup
     app = name.split(".", 1)[0]
-    return PhoneView(identity, app, screen, layout, popup_layout, entry.focus if entry else None)
+    focus = entry.focus if entry else None
+    return PhoneView(identity, app, screen, layout, popup_layout, focus, world.version(app))
 
 
 def render(world: World, device: DeviceProfile, view: PhoneView) -> bytes:
@@ -115,7 +123,7 @@ def elements(view: PhoneView, device: DeviceProfile) -> tuple[UIElement, ...]:
                 text=w.text,
                 content_desc=w.placeholder or w.sub,
                 class_name=CLASS_NAMES.get(w.kind, "android.view.View"),
-                resource_id=f"{view.app}:id/{w.key}" if w.key else "",
+                resource_id=f"{view.app}:id/{view.resource_name(w.key)}" if w.key else "",
                 clickable=w.clickable,
                 editable=w.kind == "input",
                 focused=w.kind == "input" and view.focus == w.key,

@@ -102,7 +102,7 @@ def hierarchy_xml(view: PhoneView, device: DeviceProfile, rotation: int = 0) -> 
         content = decor.add(
             _Node("android.widget.FrameLayout", view.popup.dialog_box, rid="android:id/content")
         )
-        _dialog(content, view.popup, view.app)
+        _dialog(content, view.popup, view)
     else:
         frame = decor.add(_Node("android.widget.LinearLayout", full))
         content = frame.add(_Node("android.widget.FrameLayout", full, rid="android:id/content"))
@@ -120,14 +120,14 @@ def _rid(app: str, key: str) -> str:
     return f"{package_of(app)}:id/{key}" if key else ""
 
 
-def _leaf(placed: Placed, app: str, focus: str | None) -> _Node:
+def _leaf(placed: Placed, view: PhoneView, focus: str | None) -> _Node:
     w = placed.widget
     return _Node(
         CLASS_NAMES.get(w.kind, "android.view.View"),
         placed.box,
         text=w.text,
         desc=w.placeholder or w.sub,
-        rid=_rid(app, w.key),
+        rid=_rid(view.app, view.resource_name(w.key)),
         clickable=w.clickable,
         editable=w.kind == "input",
         focused=w.kind == "input" and focus == w.key,
@@ -145,7 +145,7 @@ def _span(placed: list[Placed]) -> tuple[int, int, int, int]:
     )
 
 
-def _fill(parent: _Node, placed: list[Placed], app: str, focus: str | None) -> None:
+def _fill(parent: _Node, placed: list[Placed], view: PhoneView, focus: str | None) -> None:
     """Leaves in order; a row's children (placed right after it) go into a horizontal
     LinearLayout of the row's box."""
     owed, target = 0, parent
@@ -160,7 +160,7 @@ def _fill(parent: _Node, placed: list[Placed], app: str, focus: str | None) -> N
         w = p.widget
         if (w.kind == "label" and w.key == "keyboard") or not (w.text or w.clickable):
             continue
-        target.add(_leaf(p, app, focus))
+        target.add(_leaf(p, view, focus))
 
 
 def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
@@ -174,12 +174,12 @@ def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
         bar = root.add(
             _Node("android.view.ViewGroup", _span(regions["appbar"]), rid=_rid(app, "toolbar"))
         )
-        _fill(bar, regions["appbar"], app, focus)
+        _fill(bar, regions["appbar"], view, focus)
     if regions.get("header"):
         head = root.add(
             _Node("android.widget.LinearLayout", _span(regions["header"]), rid=_rid(app, "header"))
         )
-        _fill(head, regions["header"], app, focus)
+        _fill(head, regions["header"], view, focus)
     body_box = layout.body_box
     scrolls = layout.max_scroll > 0
     body = root.add(
@@ -192,7 +192,7 @@ def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
             scrollable=scrolls,
         )
     )
-    _fill(body, regions.get("body", []), app, focus)
+    _fill(body, regions.get("body", []), view, focus)
     for region, cls, key in (
         ("bottom", "android.widget.LinearLayout", "bottom_bar"),
         ("fab", "android.widget.FrameLayout", "fab_frame"),
@@ -200,18 +200,18 @@ def _screen(content: _Node, view: PhoneView, device: DeviceProfile) -> None:
     ):
         if regions.get(region):
             holder = root.add(_Node(cls, _span(regions[region]), rid=_rid(app, key)))
-            _fill(holder, regions[region], app, focus)
+            _fill(holder, regions[region], view, focus)
 
 
 #: The dialog's texts and the framework ids AlertDialog gives them.
 _DIALOG_TEXT_IDS = {"dialog_title": "android:id/title", "dialog_message": "android:id/message"}
 
 
-def _dialog(content: _Node, popup: Layout, app: str) -> None:
+def _dialog(content: _Node, popup: Layout, view: PhoneView) -> None:
     """A dialog as AlertDialog lays it out: title and message under framework ids."""
     assert popup.dialog_box is not None
     panel = content.add(
-        _Node("android.widget.LinearLayout", popup.dialog_box, rid=_rid(app, "parentPanel"))
+        _Node("android.widget.LinearLayout", popup.dialog_box, rid=_rid(view.app, "parentPanel"))
     )
     rest: list[Placed] = []
     for placed in popup.placed:
@@ -221,4 +221,4 @@ def _dialog(content: _Node, popup: Layout, app: str) -> None:
         else:
             text = placed.widget.text
             panel.add(_Node("android.widget.TextView", placed.box, text=text, rid=rid))
-    _fill(panel, rest, app, None)
+    _fill(panel, rest, view, None)
