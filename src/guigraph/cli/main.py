@@ -39,6 +39,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "guigraph.cli.report",
     "guigraph.cli.devices",
     "guigraph.cli.record",
+    "guigraph.cli.workflow",
 )
 
 

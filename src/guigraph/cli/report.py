@@ -20,7 +20,10 @@ def _fail(exc: Exception) -> typer.Exit:
 
 def report(
     runs: Annotated[
-        list[Path], typer.Argument(help="Run folders (from guigraph eval); several: side by side.")
+        list[Path],
+        typer.Argument(
+            help="Run folders (from guigraph eval or workflow run); several: side by side."
+        ),
     ],
     html: Annotated[
         Path | None, typer.Option("--html", help="Write a self-contained HTML report here.")
@@ -34,6 +37,15 @@ def report(
     from guigraph.report.runs import load_runs
     from guigraph.report.scores import score_run
 
+    workflow_runs = [run for run in runs if (run / "workflow-run.json").is_file()]
+    if workflow_runs:
+        from guigraph.cli.workflow import report_workflow_run
+
+        for run in workflow_runs:
+            report_workflow_run(run)
+        runs = [run for run in runs if run not in workflow_runs]
+        if not runs:
+            return
     try:
         loaded = load_runs(runs)
         scores = [score_run(run) for run in loaded]
