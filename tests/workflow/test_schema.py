@@ -94,7 +94,7 @@ def test_bad_yaml_names_the_line(tmp_path: Path) -> None:
     [
         (["12", "3.5"], [], "number"),
         (["07:30", "7 pm"], [], "time"),
-        (["4 December 2026", "2026-12-05"], [], "date"),
+        (["2026-12-04", "2026-12-05"], [], "date"),
         (["30%", "50%"], ["30%", "50%", "70%"], "choice"),
         (["Trip plan", "Work"], [], "text"),
         (["12", "Work"], [], "text"),

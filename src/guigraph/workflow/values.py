@@ -44,8 +44,8 @@ def is_date(value: str) -> bool:
         return False
     try:
         import dateparser
-    except ImportError:
-        return False
+    except ImportError:  # an install without it still knows an ISO day
+        return _iso_day(text)
     if not _DAY_DIGITS.search(text) and not _names_a_month(text):
         return False
     settings = {"STRICT_PARSING": True, "REQUIRE_PARTS": ["day", "month"]}
@@ -87,3 +87,13 @@ def type_problem(parameter: Parameter, value: str) -> str | None:
     if kind is ParamType.DATE and not is_date(value):
         return "a date (2026-12-04, 4 December)"
     return None
+
+
+def _iso_day(text: str) -> bool:
+    import datetime as dt
+
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
