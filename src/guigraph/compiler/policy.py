@@ -99,6 +99,8 @@ class GraphPolicy:
             candidates += context.app_traces
         with fillers.using(self.filler):
             ranked = self._ranked(task, context, candidates)
+        # A trace with no step to take (a recorded run that gave up at once) is no plan.
+        ranked = [option for option in ranked if option.steps]
         if not ranked:
             return Plan((), rationale="nothing to follow")
         choice, self.state.alternatives = ranked[0], ranked[1:]
@@ -140,6 +142,8 @@ class GraphPolicy:
                 return
 
     def subgoal(self) -> SubGoal:
+        if not self.state.script:
+            return SubGoal("nothing to follow: no plan", final=True)
         if self.done:
             return SubGoal("finish the task", final=True)
         step = self.state.script[self.state.cursor]

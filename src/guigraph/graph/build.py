@@ -32,7 +32,7 @@ from guigraph.graph.matcher import (
 from guigraph.graph.records import ActionTemplate, Slot, SlotKey, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
 from guigraph.graph.templates import action_template
-from guigraph.types import Action, Episode, Observation
+from guigraph.types import Action, ActionType, Episode, Observation
 
 if TYPE_CHECKING:
     from guigraph.ocr import OcrEngine
@@ -42,6 +42,8 @@ logger = logging.getLogger(__name__)
 #: An edge remembers at most this many source episodes (its count keeps growing).
 MAX_EDGE_EPISODES = 50
 THUMBNAIL_WIDTH = 160
+#: Actions that end an episode rather than act on a screen.
+_END_TYPES = frozenset({ActionType.COMPLETE, ActionType.IMPOSSIBLE})
 
 
 class EpisodeSkipped(GuigraphError):
@@ -128,6 +130,14 @@ class GraphBuilder:
         """Judge, match and write one episode (all or nothing)."""
         if not episode.steps:
             raise EpisodeSkipped(f"episode {episode.episode_id} has no steps")
+        if all(step.action.type in _END_TYPES for step in episode.steps):
+            # A run that gave up at once (or only said "done"): no way through the app to learn,
+            # and its trace would be a plan of no steps.
+            ends = ", ".join(sorted({step.action.type.value for step in episode.steps}))
+            raise EpisodeSkipped(
+                f"episode {episode.episode_id} has no action before its end ({ends}): "
+                "nothing to learn from a run that did not act"
+            )
         views = self._views(episode)
         judgements = [
             self.judge.judge(views[i], episode.steps[i].action, views[i + 1])
