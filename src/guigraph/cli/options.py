@@ -54,6 +54,14 @@ TextOnly = Annotated[
         "--text-only", help="Send no image: every role reads the screen as UI-tree (or OCR) text."
     ),
 ]
+AllowOrigin = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-origin",
+        help="Web: another place the run may visit besides the task's own origin "
+        "(https://host[:port], host, *.host, * for any site, file:///folder/; repeatable).",
+    ),
+]
 Timeout = Annotated[
     float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")
 ]

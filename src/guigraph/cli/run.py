@@ -79,6 +79,7 @@ def run(
         list[str] | None,
         typer.Option("--env-option", help="Another world option, KEY=VALUE (repeatable)."),
     ] = None,
+    allow_origin: options.AllowOrigin = None,
     memory: options.MemoryOption = Memory.GRAPH,
     no_graph: Annotated[
         bool, typer.Option("--no-graph", help="Use no retrieval and no graph at all.")
@@ -115,6 +116,8 @@ def run(
         if policy is Policy.GRAPH:  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
         settings = world_options(env, device, version, skin, serial, env_option or [])
+        if allow_origin:
+            settings["allow_origins"] = confined_to(env, allow_origin)
         world: Env = make(env, **settings)
     except (GuigraphError, ValueError) as exc:  # a world may fail to start (no device)
         raise _fail(str(exc)) from exc
@@ -197,6 +200,17 @@ def world_options(
         except json.JSONDecodeError:
             settings[key.strip()] = value
     return settings
+
+
+def confined_to(env: str, origins: list[str]) -> list[str]:
+    """``--allow-origin`` values for the world's ``allow_origins`` (the web world's only)."""
+    if env != "web":
+        raise ValueError(f"--allow-origin widens where a web run may go; the {env} world has none")
+    from guigraph.envs.web.origins import parse_rule
+
+    for origin in origins:
+        parse_rule(origin)  # a malformed one is refused before a browser starts
+    return origins
 
 
 def _write_outcome(out: Path, success: bool | None) -> None:

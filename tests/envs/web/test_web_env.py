@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from guigraph.envs import check_env, make
+from guigraph.envs.web import miniwob
 from guigraph.envs.web.env import WebEnv
 from guigraph.envs.web.experts import SUITE, demonstrate
 from guigraph.envs.web.miniwob import task_names
@@ -114,7 +115,8 @@ def test_an_element_gone_before_the_click_is_a_step_error(web_env: WebEnv) -> No
 
 def test_navigating_away_from_the_task_is_a_step_error(web_env: WebEnv) -> None:
     web_env.reset(web_env.make_task("miniwob/login-user", 7), 7)
-    result = web_env.step(Action.open_app("data:text/html,<p>elsewhere</p>"))
+    # Another MiniWoB page: inside the task's folder (test_confinement: places outside it).
+    result = web_env.step(Action.open_app(miniwob.task_url("enter-text")))
     assert result.error and "navigated away from the task" in result.error
     assert web_env.evaluate() is not None and not web_env.evaluate().success  # type: ignore[union-attr]
 
@@ -149,7 +151,7 @@ def silent_server() -> Iterator[str]:
 
 
 def test_a_page_that_never_loads_is_a_step_error(silent_server: str) -> None:
-    env = WebEnv(timeout=1.0)
+    env = WebEnv(timeout=1.0, allow_origins=["127.0.0.1"])  # a blank start page has no origin
     try:
         env.reset(env.make_task("about:blank", 0), 0)
         result = env.step(Action.open_app(silent_server))

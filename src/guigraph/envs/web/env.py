@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -40,6 +40,7 @@ from guigraph.envs.conventions import WEB, Conventions
 from guigraph.envs.web import dom, miniwob
 from guigraph.envs.web.browser import Browser
 from guigraph.envs.web.dialogs import Dialog, DialogDesk, overlay
+from guigraph.envs.web.origins import Origins, parse_rule
 from guigraph.envs.web.page_js import (
     CLICKABLE_AT_JS,
     PREPARE_TYPING_JS,
@@ -68,7 +69,8 @@ SECRET = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 class WebEnv(Env):
     """A browser world. ``executable``: the Chromium to drive (default ``/usr/bin/chromium``
     or ``GUIGRAPH_CHROMIUM``); ``timeout``: seconds a page may take to load or respond;
-    ``secrets``: values typed for ``{name}`` (passwords), never shown to the team."""
+    ``secrets``: values typed for ``{name}`` (passwords), never shown to the team;
+    ``allow_origins``: places every task may visit besides its own (``envs.web.origins``)."""
 
     action_space = frozenset(ActionType) - {ActionType.PRESS_HOME, ActionType.PRESS_RECENT}
 
@@ -80,6 +82,7 @@ class WebEnv(Env):
         viewport: tuple[int, int] | list[int] = DEFAULT_VIEWPORT,
         start_url: str = "about:blank",
         secrets: Mapping[str, str] | None = None,
+        allow_origins: Sequence[str] = (),
     ) -> None:
         if timeout <= 0:
             raise ConfigError(f"timeout must be > 0 seconds, got {timeout}")
@@ -91,6 +94,11 @@ class WebEnv(Env):
         self.viewport = (width, height)
         self.start_url = start_url
         self.secrets: dict[str, str] = dict(secrets or {})
+        if isinstance(allow_origins, str):
+            allow_origins = [allow_origins]
+        self.allowed = tuple(parse_rule(origin) for origin in allow_origins)
+        self.origins = Origins.for_task(start_url, self.allowed)
+        self._refused: str | None = None  # a page left this step for being outside the task
         self.task: Task | None = None
         self._context: Any = None
         self._page: Any = None
@@ -132,6 +140,7 @@ class WebEnv(Env):
         else:
             self._new_page(self.viewport)
             url = task.params.get("url") or self.start_url
+            self.origins = Origins.for_task(url, self.allowed)
             error = self._goto(url)
             if error:
                 raise EnvError(error)
@@ -148,6 +157,7 @@ class WebEnv(Env):
             return self._result(done=True)
         if self._page is None:
             return self._result(error="no page is open: reset the environment first")
+        self._refused = None
         try:
             if self._dialogs.open is not None:
                 error = self._answer_dialog(self._dialogs.open, action)
@@ -158,7 +168,7 @@ class WebEnv(Env):
             observation = self._observe()
         except Exception as exc:  # Playwright's Error and TimeoutError: data for the team
             return self._failure(exc)
-        error = error or self._left_task()
+        error = self._refused or error or self._left_task()
         done, info = self._status()
         return StepResult(observation, done=done, info=info, error=error)
 
@@ -202,6 +212,7 @@ class WebEnv(Env):
 
     def _open_miniwob(self, url: str, seed: int) -> str:
         page = self._new_page(miniwob.VIEWPORT)
+        self.origins = Origins.for_task(url, self.allowed)
         error = self._goto(url)
         if error:
             raise EnvError(error)
@@ -253,7 +264,7 @@ class WebEnv(Env):
             url = _as_url(action.app or "")
             if url is None:
                 return f"open_app on the web takes a URL, got {action.app!r}"
-            return self._goto(url)
+            return self.origins.refusal(url) or self._goto(url)
         if kind is ActionType.WAIT:
             seconds = 1.0 if action.seconds is None else action.seconds
             self._page.wait_for_timeout(min(seconds, 10.0) * 1000)
@@ -395,6 +406,26 @@ class WebEnv(Env):
         except NotSettled as exc:
             raise EnvError(str(exc)) from exc
         self._follow_tabs()
+        self._confine()
+
+    def _confine(self) -> None:
+        """A page outside the task's origins (a link, a redirect, a tab it opened) is left
+        before anything of it is read: back to where the run was, or its tab is closed."""
+        refusal = self.origins.refusal(self._page.url)
+        if refusal is None:
+            return
+        self._refused = refusal
+        with contextlib.suppress(Exception):
+            self._page.go_back(wait_until="load", timeout=self.timeout_ms)
+        if self.origins.allows(self._page.url):
+            return
+        others = [p for p in self._context.pages if p is not self._page and not p.is_closed()]
+        with contextlib.suppress(Exception):
+            if others:
+                self._page.close()
+                self._use_page(others[-1])
+            else:
+                self._page.goto("about:blank", timeout=self.timeout_ms)
 
     # Observing -----------------------------------------------------------------------------
     def _observe(self) -> Observation:
