@@ -139,8 +139,13 @@ def make_run(
         "ended": "2026-12-01T10:05:00Z",
     }
     (root / "manifest.json").write_text(json.dumps(manifest))
-    (root / "steps.jsonl").write_text("".join(json.dumps(s) + "\n" for s in steps))
-    (root / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # As guigraph eval writes them: UTF-8, text as it is (a U+2028 stays one raw character).
+    (root / "steps.jsonl").write_text(
+        "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in steps), encoding="utf-8"
+    )
+    (root / "episodes.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     summary = {
         "schema_version": 1,
         "episodes": episodes,

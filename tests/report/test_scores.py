@@ -144,3 +144,35 @@ def test_cli_view_can_link_screenshots_instead_of_embedding(tmp_path: Path) -> N
     sources = re.findall(r'<img [^>]*src="([^"]+)"', page.read_text())
     assert len(sources) == 6 and not any(s.startswith("data:") for s in sources)
     assert all((page.parent / s).resolve().is_file() for s in sources)
+
+
+def test_a_run_whose_text_holds_line_separators_is_read_whole(tmp_path: Path) -> None:
+    """JSONL lines end at "\\n" only: U+2028, U+0085 or U+001C inside a row's text is text."""
+    run = make_run(tmp_path / "r", 2, hostile=True)
+    lines = (run / "steps.jsonl").read_text(encoding="utf-8").split("\n")
+    row = json.loads(lines[-2])
+    row["narrative"] = "a\u2028b\x85c\x1cd\u2029e"
+    lines[-2] = json.dumps(row, ensure_ascii=False)
+    (run / "steps.jsonl").write_text("\n".join(lines), encoding="utf-8")
+    assert "\u2028" in (run / "steps.jsonl").read_text(encoding="utf-8")
+    loaded = Run.load(run)
+    assert loaded.steps_of(row["episode_id"])[-1]["narrative"] == "a\u2028b\x85c\x1cd\u2029e"
+    for args in (["view", str(run)], ["report", str(run)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0 and "expected a JSON object" not in result.output, (
+            result.output
+        )
+
+
+def test_the_world_demo_reads_its_rows_whole(tmp_path: Path) -> None:
+    from guigraph.eval.world_demo import _read_rows
+
+    path = tmp_path / "cases.jsonl"
+    rows = [
+        {"task": "t\u2028u", "memory": "graph", "success": True},
+        {"task": "v", "success": False},
+    ]
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
+    assert _read_rows(path) == rows

@@ -116,7 +116,8 @@ def read_jsonl(path: Path, check: Any, lines_out: list[int] | None = None) -> li
         return []
     rows: list[dict[str, Any]] = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # Only "\n" ends a line: text in a row may hold U+2028, U+0085, ... (splitlines would cut).
+        lines = path.read_text(encoding="utf-8").split("\n")
     except UnicodeDecodeError as exc:
         raise DatasetError(path, None, "UTF-8 text", str(exc)) from None
     for number, line in enumerate(lines, start=1):
