@@ -18,10 +18,10 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from guigraph.errors import ModelCallError, require
 from guigraph.llm import replies, retry, structured
@@ -244,6 +244,9 @@ class ChatClient:
     ) -> ChatResult:
         if json_schema is not None:
             structured.remember(self.config, form, worked=True)
+        text, cut = replies.capped(reply["text"], self._describe())
+        if cut:  # a cut reply is one the model did not finish
+            reply = {**reply, "text": text, "finish_reason": "length"}
         result = ChatResult(
             latency_s=time.perf_counter() - started, cached=False, attempts=attempts, **reply
         )
@@ -319,31 +322,57 @@ class ChatClient:
                 self._async_clients[loop] = client
             return client
 
+    # ``timeout_s`` is each request's deadline, however the server sends: the SDK's timeout
+    # bounds each wait for bytes, so a server trickling a byte a second would never time out;
+    # the body is read here, chunk by chunk, against the deadline (and the reply's size cap).
+
     def _call_sync(self, params: dict[str, Any]) -> dict[str, Any]:
         sdk = self._sync_sdk()
+        deadline = time.monotonic() + self.config.timeout_s
         if not self.config.stream:
-            return replies.read_completion(sdk.post(_PATH, body=params, cast_to=_completion_type()))
+            response = sdk.post(_PATH, body=params, cast_to=_completion_type(), options=_RAW)
+            try:
+                late = _late(response.http_request)
+                body = replies.read_body(response.iter_bytes(), deadline, late)
+            finally:
+                response.close()
+            return replies.read_completion(replies.completion_of(body))
         stream = sdk.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
         collector = replies.StreamCollector(self.config.model)
         with stream:
             for chunk in stream:
+                if collector.started and replies.past_deadline(deadline):
+                    raise _late(stream.response.request)()
                 collector.add(chunk)
+                if collector.full:
+                    break
         return collector.result()
 
     async def _call_async(self, params: dict[str, Any]) -> dict[str, Any]:
         sdk = self._async_sdk()
+        deadline = time.monotonic() + self.config.timeout_s
         if not self.config.stream:
-            completion = await sdk.post(_PATH, body=params, cast_to=_completion_type())
-            return replies.read_completion(completion)
+            response = await sdk.post(_PATH, body=params, cast_to=_completion_type(), options=_RAW)
+            try:
+                late = _late(response.http_request)
+                parts = [chunk async for chunk in _until(response.iter_bytes(), deadline, late)]
+                body = replies.read_body(parts, float("inf"), late)
+            finally:
+                await response.close()
+            return replies.read_completion(replies.completion_of(body))
         stream = await sdk.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
         collector = replies.StreamCollector(self.config.model)
         async with stream:
             async for chunk in stream:
+                if collector.started and replies.past_deadline(deadline):
+                    raise _late(stream.response.request)()
                 collector.add(chunk)
+                if collector.full:
+                    break
         return collector.result()
 
 
@@ -416,6 +445,33 @@ class _Call:
 
 
 _PATH = "/chat/completions"
+#: Ask the SDK for the response with its body unread (``with_streaming_response`` does this).
+_RAW: Any = {"headers": {"X-Stainless-Raw-Response": "stream"}}
+
+
+def _late(request: Any) -> Callable[[], Exception]:
+    """The error of a request past its deadline: a timeout, as the SDK's own."""
+
+    def error() -> Exception:
+        openai = require("openai", "llm")
+        return cast(Exception, openai.APITimeoutError(request=request))
+
+    return error
+
+
+async def _until(
+    chunks: AsyncIterator[bytes], deadline: float, late: Callable[[], Exception]
+) -> AsyncIterator[bytes]:
+    """The chunks of an async body until ``deadline``, then ``late()``; stops reading once the
+    body is past ``replies.MAX_BODY_BYTES`` (``read_body`` then refuses it)."""
+    size = 0
+    async for chunk in chunks:
+        if size and replies.past_deadline(deadline):
+            raise late()
+        yield chunk
+        size += len(chunk)
+        if size > replies.MAX_BODY_BYTES:
+            return
 
 
 def _completion_type() -> Any:

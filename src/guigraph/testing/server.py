@@ -46,6 +46,8 @@ class Reply:
     headers: Mapping[str, str] = field(default_factory=dict)
     finish_reason: str = "stop"
     completion_tokens: int | None = None
+    #: Seconds between bytes of the body (between events of a stream): a server trickling.
+    trickle_s: float = 0.0
 
     @classmethod
     def of(cls, text: str, *, delay_s: float = 0.0, finish_reason: str = "stop") -> Reply:
@@ -61,6 +63,12 @@ class Reply:
     @classmethod
     def slow(cls, seconds: float, text: str = "late") -> Reply:
         return cls("text", text=text, delay_s=seconds)
+
+    @classmethod
+    def trickle(cls, text: str, seconds_per_byte: float) -> Reply:
+        """A valid reply sent one byte (one stream event) at a time, ``seconds_per_byte`` apart:
+        each byte comes well within any read timeout, the whole reply never does."""
+        return cls("text", text=text, trickle_s=seconds_per_byte)
 
     @classmethod
     def garbage(cls, body: str = '{"choices": [ {"mess') -> Reply:
@@ -298,6 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
                 ],
                 "usage": usage_body,
             },
+            trickle_s=reply.trickle_s,
         )
 
     def _send_stream(self, model: str, reply: Reply, usage: dict[str, int] | None) -> None:
@@ -323,6 +332,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "finish_reason": reply.finish_reason if last else None,
             }
             self._event({**base, "choices": [choice]})
+            time.sleep(reply.trickle_s)
         if usage is not None:
             self._event({**base, "choices": [], "usage": usage})
         self._leave()
@@ -334,9 +344,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _send_json(
-        self, status: int, data: dict[str, Any], headers: Mapping[str, str] | None = None
+        self,
+        status: int,
+        data: dict[str, Any],
+        headers: Mapping[str, str] | None = None,
+        trickle_s: float = 0.0,
     ) -> None:
-        self._send_bytes(status, json.dumps(data).encode(), "application/json", headers)
+        payload = json.dumps(data).encode()
+        self._send_bytes(status, payload, "application/json", headers, trickle_s)
 
     def _send_bytes(
         self,
@@ -344,6 +359,7 @@ class _Handler(BaseHTTPRequestHandler):
         payload: bytes,
         content_type: str,
         headers: Mapping[str, str] | None = None,
+        trickle_s: float = 0.0,
     ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -352,7 +368,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self._leave()
         self.end_headers()
-        self.wfile.write(payload)
+        if trickle_s <= 0:
+            self.wfile.write(payload)
+            return
+        for byte in range(len(payload)):
+            self.wfile.write(payload[byte : byte + 1])
+            self.wfile.flush()
+            time.sleep(trickle_s)
 
 
 def has_image(body: Mapping[str, Any]) -> bool:
