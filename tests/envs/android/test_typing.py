@@ -117,3 +117,27 @@ def test_the_fake_shell_reads_commands_as_sh_does() -> None:
     assert _split_commands('echo "$(id)"')[0][0] == "<command substitution>"
     assert _split_commands("echo '$(id)'") == [["echo", "$(id)"]]
     assert _split_commands("a | b > c") == [["a"], ["b"], ["c"]]
+
+
+@pytest.mark.parametrize("keyboard", [False, True], ids=["input-text", "adb-keyboard"])
+def test_a_nul_or_other_control_character_is_a_step_error(
+    adb_server: FakeAdbServer, keyboard: bool
+) -> None:
+    adb_server.device.adb_keyboard = keyboard
+    env = AndroidEnv()
+    _url_field(env)
+    for text in ("a\x00b", "\x1b[2J"):
+        result = env.step(Action.type_text(text))
+        assert result.error and "control character" in result.error, result.error
+    assert env.step(Action.type_text("still here")).error is None  # the device lives on
+    assert adb_server.device.phone.world.field("url") == "still here"
+
+
+def test_the_device_dumps_a_field_that_holds_a_nul(adb_server: FakeAdbServer) -> None:
+    """uiautomator writes a character XML cannot hold as "." (a person typed it)."""
+    device = adb_server.device
+    env = AndroidEnv()
+    _url_field(env)
+    device.act(Action.type_text("a\x00b"))
+    observation, problem = env.observe()
+    assert problem is None and any(e.text == "a.b" for e in observation.elements or ())

@@ -29,6 +29,7 @@ from guigraph.envs.android.device import AdbDevice
 from guigraph.envs.android.text_input import (
     ADB_KEYBOARD_IME,
     adb_keyboard_command,
+    control_character,
     input_text_commands,
     needs_adb_keyboard,
 )
@@ -239,6 +240,10 @@ class AndroidEnv(Env):
     def _type(self, text: str) -> str | None:
         if not text:
             return None
+        control = control_character(text)
+        if control is not None:
+            code = f"U+{ord(control):04X}"
+            return f"cannot type {text!r}: {code} is a control character no keyboard types"
         if needs_adb_keyboard(text):
             return self._type_unicode(text)
         for command in input_text_commands(text):

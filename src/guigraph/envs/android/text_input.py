@@ -26,6 +26,12 @@ KEYCODE_TAB = 61
 _TYPABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 
 
+def control_character(text: str) -> str | None:
+    """The first control character of ``text`` no keyboard types (NUL, escape, ...: all but
+    newline and tab, which are keys), or None."""
+    return next((c for c in text if (ord(c) < 0x20 and c not in "\n\t") or c == "\x7f"), None)
+
+
 def needs_adb_keyboard(text: str) -> bool:
     """True when ``input text`` cannot type ``text`` (it holds non-ASCII or control chars)."""
     return any(c not in _TYPABLE and c not in "\n\t" for c in text)

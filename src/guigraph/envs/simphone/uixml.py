@@ -13,6 +13,7 @@ device (``guigraph sim adb-server``), whose ``uiautomator dump`` returns this te
 
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import quoteattr
 
 from guigraph.envs.simphone.devices import DeviceProfile
@@ -24,6 +25,16 @@ LAUNCHER_PACKAGE = "com.android.launcher3"
 LAUNCHER_ACTIVITY = "com.android.launcher3.uioverrides.QuickstepLauncher"
 #: Packages of SimPhone's apps are ``com.simphone.<app>``.
 PACKAGE_PREFIX = "com.simphone."
+
+
+#: Characters XML 1.0 cannot hold, even escaped (control characters but tab, newline, return).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_chars(value: str) -> str:
+    """As uiautomator's dumper does (``stripInvalidXMLChars``): a character XML cannot hold
+    becomes ``.`` so that a field holding a NUL still dumps."""
+    return _NOT_XML.sub(".", value)
 
 
 def package_of(app: str) -> str:
@@ -78,7 +89,7 @@ class _Node:
             "selected": "false",
             "bounds": f"[{x1},{y1}][{x2},{y2}]",
         }
-        attrs = " ".join(f"{k}={quoteattr(v)}" for k, v in fields.items())
+        attrs = " ".join(f"{k}={quoteattr(_xml_chars(v))}" for k, v in fields.items())
         pad = "  " * depth
         if not self.children:
             out.append(f"{pad}<node {attrs} />")
