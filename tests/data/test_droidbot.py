@@ -207,3 +207,25 @@ def test_broken_files_cost_their_events_not_the_run(
         "foreground_activity" in summary.bad_states[0] and states[2].name in summary.bad_states[0]
     )
     assert check_dataset(tmp_path / "logs") == []
+
+
+def test_a_missing_screenshot_is_said_and_never_linked(
+    droidbot_runs: list[Path], tmp_path: Path
+) -> None:
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(droidbot_runs[0], run)
+    lost = sorted((run / "states").glob("screen_*"))[3]
+    lost.unlink()
+    out = tmp_path / "logs"
+    result = CliRunner().invoke(app, ["import", "droidbot", str(run), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    state = lost.name.replace("screen_", "state_").rsplit(".", 1)[0] + ".json"
+    assert f"{state} has no screenshot" in result.output
+    data = OdysseyDataset(out)
+    for episode_id in data.episode_ids():
+        raw = json.loads((out / "annotations" / f"{episode_id}.json").read_text())
+        for step in raw["steps"]:
+            assert (out / "screenshots" / step["screenshot"]).is_file(), step["screenshot"]
+    assert check_dataset(out) == []

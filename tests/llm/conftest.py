@@ -13,12 +13,13 @@ SECRET = "sk-test-5ecr3t-DO-NOT-LEAK-4242"
 
 
 def fast_config(server: FakeModelServer, **overrides: object) -> ModelConfig:
-    """Short timeouts and backoff so that retry tests take milliseconds."""
+    """Short backoff so that retry tests take milliseconds; a timeout a loaded machine keeps
+    (each request's deadline covers its whole reply; timeout tests set theirs)."""
     config = ModelConfig(
         model="test-model",
         base_url=server.base_url,
         api_key=SECRET,
-        timeout_s=0.5,
+        timeout_s=5.0,
         max_attempts=4,
         backoff_initial_s=0.001,
         backoff_max_s=0.01,

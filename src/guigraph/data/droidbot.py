@@ -9,7 +9,7 @@ is one unbroken chain:
 - it ends where a ``kill_app`` event (DroidBot's restart), a restarting intent (``am start
   -S``), an event with no GUIOdyssey action (``exit``, ``manual``, a MENU key) or a break in
   the chain (an event that does not start where the previous one stopped, a state whose file
-  is missing) is;
+  or screenshot is missing) is;
 - an intent that starts an app stays inside as an ``OPEN_APP`` step naming the package;
 - touches, long touches, scrolls and swipes, text and keys become CLICK, LONG_PRESS, SCROLL
   (finger direction, DroidBot names the content's), TEXT and the KEY_* presses;
@@ -268,6 +268,12 @@ def _chains(
     for event in events:
         if event.start not in states or event.stop not in states:
             cut(event, "a state without a state file")
+            continue
+        blind = next(
+            (states[s] for s in (event.start, event.stop) if not states[s].screenshot), None
+        )
+        if blind is not None:  # a step without its screen is no step (nothing to link to)
+            cut(event, f"{blind.path.name} has no screenshot (screen_<tag>.jpg or .png)")
             continue
         if current and current[-1][0].stop != event.start:
             cut(event, "")  # a break in the chain: a new episode from here
