@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -52,13 +52,40 @@ class Team:
     context: Callable[[Task], Any] = lambda task: None
     locate: Locator | None = None
     max_attempts: int = 4
+    #: The apps the team knows, by the names its knowledge base gives them.
+    apps: Collection[str] = ()
+    #: The app part of element ids by app, as the knowledge base's screens show them.
+    id_owners: Mapping[str, str] = field(default_factory=dict)
+    #: The world's name of an app -> the team's (``Env.app_names``), set for each episode.
+    app_names: Mapping[str, str] = field(default_factory=dict)
 
     def perceive(self, observation: Observation, previous: SemanticState | None) -> SemanticState:
+        observation = self._as_known(observation)
         state = self.observer.observe(observation, previous)
         if self.locate is None:
             return state
         node_id, score = self.locate(state)
         return replace(state, node_id=node_id, node_score=score)
+
+    def _as_known(self, observation: Observation) -> Observation:
+        """The observation with its app, and the app part of its element ids, named as the
+        team's knowledge base names them (a device that reports packages, logs that name
+        apps by label): the same screen must look the same to the graph."""
+        device_name = observation.app or ""
+        named = self.app_names.get(device_name)
+        if named is None:
+            return observation
+        owner = self.id_owners.get(named)
+        elements = observation.elements
+        if owner and elements:
+            parse = conventions.active().parse_id
+            elements = tuple(
+                replace(e, resource_id=f"{owner}:id/{parse(e.resource_id).name}")
+                if e.resource_id and parse(e.resource_id).app == device_name
+                else e
+                for e in elements
+            )
+        return replace(observation, app=named, elements=elements)
 
 
 @dataclass(frozen=True)
@@ -129,6 +156,8 @@ def _run(
     env: Env, team: Team, task: Task, seed: int, budget: Budget, callbacks: Sequence[Callback]
 ) -> EpisodeResult:
     started = time.perf_counter()
+    # Asked before the task is set up: learning a device's names for apps may open them.
+    team.app_names = env.app_names(team.apps) if team.apps else {}
     observation = env.reset(task, seed)
     context = team.context(task)
     plan = team.planner.plan(task, context)

@@ -40,7 +40,7 @@ from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Narrator, Observer, Verifier
-from guigraph.agents.team import kb_locator
+from guigraph.agents.team import id_owners, kb_locator, known_apps
 from guigraph.agents.verifier import RuleVerifier
 from guigraph.choices import History, Memory, Policy, Verify, choose
 from guigraph.compiler.index import GraphView
@@ -145,6 +145,8 @@ def model_team(
         verifier=verifier, narrator=narrator, outcome=outcome, context=context,
         locate=kb_locator(kb) if use_graph and kb is not None else None,
         max_attempts=options.max_attempts,
+        apps=known_apps(view) if use_graph and view is not None else (),
+        id_owners=id_owners(view) if use_graph and view is not None else {},
     )  # fmt: skip
 
 

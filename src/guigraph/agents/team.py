@@ -98,7 +98,24 @@ def rule_team(
         outcome=RuleOutcomeChecker(),
         context=context,
         locate=kb_locator(kb) if use_graph and kb is not None else None,
+        apps=known_apps(view) if use_graph and view is not None else (),
+        id_owners=id_owners(view) if use_graph and view is not None else {},
     )
+
+
+def id_owners(view: GraphView) -> dict[str, str]:
+    """App -> the app part of its element ids on the graph's screens (``shop`` of
+    ``shop:id/price``), where one part is that app's alone."""
+    owners: dict[str, list[str]] = {}
+    for owner, app in view.id_apps.items():
+        if owner and ":" not in owner and "/" not in owner:
+            owners.setdefault(app, []).append(owner)
+    return {app: found[0] for app, found in owners.items() if len(found) == 1}
+
+
+def known_apps(view: GraphView) -> tuple[str, ...]:
+    """Every app the graph's states are in, as its logs name them."""
+    return tuple(sorted({node.app for node in view.nodes.values() if node.app}))
 
 
 class _NoPlan:

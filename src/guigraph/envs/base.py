@@ -13,7 +13,7 @@ and its platform conventions (``conventions``), so one evaluation loop serves ev
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -76,6 +76,12 @@ class Env(ABC):
         """Whether the task of the last ``reset`` succeeded, or None when this world cannot
         tell (a free instruction nobody wrote a checker for)."""
         return None
+
+    def app_names(self, known: Collection[str]) -> Mapping[str, str]:
+        """The world's own name of each app ``known`` calls otherwise, mapped to that name
+        (a device that reports packages, for logs that name apps by label). A world that
+        names apps one way only: nothing."""
+        return {}
 
     def make_task(self, spec: str, seed: int) -> Task:
         """The task ``spec`` names in this world (a template id, ``miniwob/<name>``), seeded;

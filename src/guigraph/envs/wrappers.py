@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import time
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,6 +42,9 @@ class EnvWrapper(Env):
 
     def evaluate(self) -> Evaluation | None:
         return self.env.evaluate()
+
+    def app_names(self, known: Collection[str]) -> Mapping[str, str]:
+        return self.env.app_names(known)
 
     def make_task(self, spec: str, seed: int) -> Task:
         return self.env.make_task(spec, seed)

@@ -79,8 +79,12 @@ def test_every_action_kind_reaches_the_device(adb_server: FakeAdbServer) -> None
         "input keyevent 187",
         "input keyevent 3",
         "sleep 0.5",
+        # A label no package is named after: its icon on the home screen tells the package
+        # (tapped once, the home screen back), which is then opened as any package is.
         "input keyevent 3",
         "input tap 222.50 102.00",
+        "input keyevent 3",
+        "monkey -p com.simphone.music -c android.intent.category.LAUNCHER 1",
     ]
 
 

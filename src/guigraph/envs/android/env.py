@@ -23,8 +23,10 @@ from __future__ import annotations
 import json
 import shlex
 import time
+from collections.abc import Collection, Mapping
 
 from guigraph.envs.android import uixml
+from guigraph.envs.android.apps import AppDirectory
 from guigraph.envs.android.device import AdbDevice
 from guigraph.envs.android.text_input import (
     ADB_KEYBOARD_IME,
@@ -74,11 +76,14 @@ class AndroidEnv(Env):
         self.settle_poll_s = settle_poll_s
         self.task: Task | None = None
         self._screen: ScreenSize | None = None
-        self._packages: list[str] | None = None
+        self._apps: AppDirectory | None = None
+        self._task_packages: set[str] = set()
 
     # The Env interface --------------------------------------------------------------------
     def reset(self, task: Task, seed: int) -> Observation:
         self.task = task
+        # Before the task is set up: finding a label's package may open its app.
+        self._task_packages = {self.apps.package_for(app) or app for app in task.apps}
         if self.simulated:
             quoted = shlex.quote(json.dumps(task.to_dict(), ensure_ascii=True))
             answer = self.device.shell(f"guigraph-reset {int(seed)} {quoted}").strip()
@@ -128,6 +133,24 @@ class AndroidEnv(Env):
 
     def close(self) -> None:
         self._screen = None  # every command has its own connection: nothing stays open
+
+    def app_names(self, known: Collection[str]) -> Mapping[str, str]:
+        """This device's name of each app ``known`` names otherwise (``envs.android.apps``):
+        ``{package: label}`` for a knowledge base that names apps by label."""
+        apps = [name for name in known if name and not self.conventions.is_home(name)]
+        return self.apps.names_for(apps)
+
+    @property
+    def apps(self) -> AppDirectory:
+        if self._apps is None:
+            listing = self.device.shell("pm list packages")
+            packages = tuple(
+                line.removeprefix("package:").strip()
+                for line in listing.splitlines()
+                if line.startswith("package:")
+            )
+            self._apps = AppDirectory(packages, self._home_screen, self._tap_and_read)
+        return self._apps
 
     @property
     def screen(self) -> ScreenSize:
@@ -268,7 +291,12 @@ class AndroidEnv(Env):
                 self.device.shell(f"ime set {shlex.quote(current)}")
 
     def _open_app(self, name: str) -> str | None:
-        package = self._package_for(name.strip())
+        package = self.apps.package_for(name)
+        if package is None and self.apps.launcher_icon(name) is None:
+            return self._no_app(name.strip())
+        refusal = self._outside_task(name, package)
+        if refusal:
+            return refusal
         if package is None:
             return self._tap_launcher_label(name.strip())
         said = self.device.shell(
@@ -278,32 +306,47 @@ class AndroidEnv(Env):
             return f"app {package} has no launcher activity to open"
         return None
 
-    def _package_for(self, name: str) -> str | None:
-        """A package given as such, or the one package whose last part is the name."""
-        if self._packages is None:
-            listing = self.device.shell("pm list packages")
-            self._packages = [
-                line.removeprefix("package:").strip()
-                for line in listing.splitlines()
-                if line.startswith("package:")
-            ]
-        if name in self._packages:
-            return name
-        wanted = name.lower().replace(" ", "")
-        found = [p for p in self._packages if p.rsplit(".", 1)[-1].lower() == wanted]
-        return found[0] if len(found) == 1 else None
+    def _outside_task(self, name: str, package: str | None) -> str | None:
+        """Why opening ``name`` would leave the task (None when the task names no apps, or
+        this is one of them): a run stays inside the apps its task names."""
+        apps = self.task.apps if self.task is not None else ()
+        if not apps or self.conventions.is_home(name):
+            return None
+        if (package or name.strip()) in self._task_packages or name.strip() in apps:
+            return None
+        return f"refused to open {name.strip()!r}: not an app of this task ({', '.join(apps)})"
+
+    def _home_screen(self) -> tuple[UIElement, ...]:
+        self.device.shell(f"input keyevent {KEYCODES[ActionType.PRESS_HOME]}")
+        launcher, _ = self.device.foreground()
+        if launcher:
+            self.apps.launcher_packages |= {launcher}
+        elements, _ = self._elements()
+        return elements or ()
+
+    def _tap_and_read(self, icon: UIElement) -> str:
+        """The package an icon of the home screen opens (the home screen comes back after)."""
+        x, y = self._pixels(icon.bbox.center)
+        self.device.shell(f"input tap {x} {y}")
+        deadline = time.monotonic() + self.settle_timeout_s
+        package = ""
+        while True:
+            package, _ = self.device.foreground()
+            if package not in self.apps.launcher_packages or time.monotonic() > deadline:
+                break
+            time.sleep(max(self.settle_poll_s, 0.05))
+        self.device.shell(f"input keyevent {KEYCODES[ActionType.PRESS_HOME]}")
+        return package
 
     def _tap_launcher_label(self, label: str) -> str | None:
         """Open an app by the label of its icon on the home screen."""
-        self.device.shell(f"input keyevent {KEYCODES[ActionType.PRESS_HOME]}")
-        elements, _ = self._elements()
-        wanted = label.lower()
-        for element in elements or ():
-            if wanted in (element.text.lower(), element.content_desc.lower()) and (
-                element.clickable
-            ):
-                x, y = self._pixels(element.bbox.center)
-                return self._run(f"input tap {x} {y}")
+        icon = self.apps.launcher_icon(label)
+        if icon is not None:
+            x, y = self._pixels(icon.bbox.center)
+            return self._run(f"input tap {x} {y}")
+        return self._no_app(label)
+
+    def _no_app(self, label: str) -> str:
         return (
             f"no app {label!r} on device {self.serial}: it is neither an installed package "
             "nor the label of an icon on the home screen"
