@@ -509,6 +509,9 @@ class Episode:
     apps: tuple[str, ...] = ()
     meta_task: str = ""
     task: str = ""
+    #: The world it was recorded in (its conventions' name: ``simphone``, ``web``,
+    #: ``android``); "" when the logs do not say (GUIOdyssey's own).
+    world: str = ""
 
     def __post_init__(self) -> None:
         for position, step in enumerate(self.steps):

@@ -93,6 +93,7 @@ def parse_episode(
         apps=apps,
         meta_task=meta_task or "",
         task=task or "",
+        world=reader.string(data, "world", "world", required=False) or "",
     )
 
 
@@ -284,6 +285,7 @@ def episode_to_json(episode: Episode) -> dict[str, Any]:
         },
         "step_length": len(episode.steps),
         "steps": [_step_to_json(episode.episode_id, step) for step in episode.steps],
+        **({"world": episode.world} if episode.world else {}),
     }
 
 

@@ -182,6 +182,7 @@ class RecordEpisodes(EnvWrapper):
             steps=tuple(steps),
             apps=task.apps or tuple(dict.fromkeys(s.observation.app or "" for s in steps)),
             meta_task=task.template_id,
+            world=self.unwrapped.conventions.name,
         )
         self.written.append(write_episode(self.out, episode))
         _add_to_train_split(self.out, episode.episode_id)

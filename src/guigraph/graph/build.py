@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -130,6 +130,13 @@ class GraphBuilder:
         """Judge, match and write one episode (all or nothing)."""
         if not episode.steps:
             raise EpisodeSkipped(f"episode {episode.episode_id} has no steps")
+        world = episode.world.split("/", 1)[0]
+        if world and self.kb.settings.world and world != self.kb.settings.world:
+            raise EpisodeSkipped(
+                f"episode {episode.episode_id} was recorded in the {world} world; this knowledge "
+                f"base holds the {self.kb.settings.world} world's (its screens, ids and actions "
+                "differ): build it into a knowledge base of its own"
+            )
         if all(step.action.type in _END_TYPES for step in episode.steps):
             # A run that gave up at once (or only said "done"): no way through the app to learn,
             # and its trace would be a plan of no steps.
@@ -146,6 +153,9 @@ class GraphBuilder:
         runs = _in_page_runs(judgements, len(views))
         descriptors = describe([views[run[0]] for run in runs], self.kb.encoder)
         with self.kb.transaction() as writer:
+            if world and not self.kb.settings.world:
+                self.kb.settings = replace(self.kb.settings, world=world)
+                writer.save_settings(self.kb.settings)
             nodes = [
                 self._node_for(writer, episode, views[run[0]], d)
                 for run, d in zip(runs, descriptors, strict=True)

@@ -125,6 +125,12 @@ class KBWriter:
     def __init__(self, conn: sqlite3.Connection):
         self._conn = conn
 
+    def save_settings(self, settings: KBSettings) -> None:
+        """The build settings, once they learn something (the world of the first episode)."""
+        self._conn.execute(
+            "UPDATE settings SET value = ? WHERE key = 'build'", (json.dumps(settings.to_dict()),)
+        )
+
     def add_node(self, node: NodeRow, node_id: int | None = None) -> int:
         """The new node's id (``node_id`` when given, else the next free one)."""
         cursor = self._conn.execute(

@@ -25,6 +25,9 @@ class KBSettings:
     ocr: bool = False
     match: MatchSettings = field(default_factory=MatchSettings)
     rule_judge: RuleJudgeSettings = field(default_factory=RuleJudgeSettings)
+    #: The world its logs were recorded in (``Episode.world``, the part before "/": SimPhone's
+    #: skins are one world); "" until an episode says. Episodes of another world are refused.
+    world: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -34,6 +37,7 @@ class KBSettings:
             "ocr": self.ocr,
             "match": self.match.to_dict(),
             "rule_judge": self.rule_judge.to_dict(),
+            "world": self.world,
         }
 
     @classmethod
@@ -45,6 +49,7 @@ class KBSettings:
             ocr=bool(data.get("ocr", False)),
             match=MatchSettings.from_dict(dict(data.get("match", {}))),
             rule_judge=RuleJudgeSettings.from_dict(dict(data.get("rule_judge", {}))),
+            world=str(data.get("world", "")),
         )
 
     def check_compatible(self, requested: KBSettings) -> None:

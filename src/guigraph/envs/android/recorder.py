@@ -160,6 +160,7 @@ class PersonRecorder:
             device=device,
             steps=tuple(steps),
             apps=tuple(dict.fromkeys(a for a in apps if a and not self.env.conventions.is_home(a))),
+            world=self.env.conventions.name,
         )
         path = write_episode(self.out, episode)
         _add_to_train_split(self.out, episode_id)

@@ -161,6 +161,7 @@ def record_episode(
         apps=tpl.apps,
         meta_task=meta,
         task=filled,
+        world=env.conventions.name,
     )
     truth = truth_document(eid, identities, template_id=template_id)
     succeeded = env.task_succeeded()
