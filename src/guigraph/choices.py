@@ -31,6 +31,15 @@ class Memory(StrEnum):
     TRACE = "trace"
 
 
+class EvalMemory(StrEnum):
+    """What an evaluation gives the team: a :class:`Memory`, or ``none`` — no knowledge base
+    at all, the baseline that shows what the recorded runs are worth."""
+
+    GRAPH = "graph"
+    TRACE = "trace"
+    NONE = "none"
+
+
 class Verify(StrEnum):
     """When the verifier checks a proposed action (``adaptive``: model policies only)."""
 

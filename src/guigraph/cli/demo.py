@@ -75,6 +75,20 @@ def demo(
     eval_seeds: Annotated[
         int, typer.Option("--eval-seeds", min=1, help="Web: new seeds per task.")
     ] = 20,
+    tasks: Annotated[
+        str,
+        typer.Option(
+            "--tasks",
+            help="Web: browsergym (125 tasks), synapse (63), suite (default) or NAME,NAME,...; "
+            "every task is in the means, one without a demonstrator at 0.",
+        ),
+    ] = "",
+    memory: Annotated[
+        str,
+        typer.Option(
+            "--memory", help="Web: the memories to evaluate, comma-separated: graph,trace,none."
+        ),
+    ] = "graph,trace,none",
     skin: Annotated[
         str,
         typer.Option(
@@ -97,8 +111,9 @@ def demo(
 
     if world != "simphone":
         chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
+        memories = tuple(m.strip() for m in memory.split(",") if m.strip())
         run_dir = out or Path(f"runs/demo-{world}")
-        _world_demo(world, run_dir, as_json, fresh, demos, eval_seeds, chosen)
+        _world_demo(world, run_dir, as_json, fresh, demos, eval_seeds, chosen, tasks, memories)
         return
     out = out or Path("runs/demo")
     try:
@@ -142,18 +157,24 @@ def show_run(
 
 def _world_demo(
     world: str, out: Path, as_json: bool, fresh: bool, demos: int, seeds: int,
-    tasks: tuple[str, ...],
+    tasks: tuple[str, ...], task_set: str, memories: tuple[str, ...],
 ) -> None:  # fmt: skip
-    """The demo on another world's suite (MiniWoB++ on the web)."""
+    """The demo on another world's tasks (MiniWoB++ on the web)."""
+    from guigraph.errors import GuigraphError
     from guigraph.eval.world_demo import WorldDemoConfig, run_world_demo
 
+    try:
+        config = WorldDemoConfig(
+            world=world, demos=demos, seeds=seeds, tasks=tasks, task_set=task_set,
+            memories=memories,
+        )  # fmt: skip
+    except GuigraphError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--memory/--demos") from exc
     if fresh and out.exists():
         shutil.rmtree(out)
     show_run(
         as_json,
-        lambda reporter: run_world_demo(
-            out, WorldDemoConfig(world=world, demos=demos, seeds=seeds, tasks=tasks), reporter
-        ),
+        lambda reporter: run_world_demo(out, config, reporter),
         lambda console, report: _print_world_report(console, report, out),
     )
 
@@ -163,12 +184,19 @@ def _print_world_report(console: Console, report: dict[str, Any], out: Path) -> 
 
     memories = list(report["mean_sr"])
     setup = report["setup"]
-    table = Table(title=f"Success rate (SR) of the model-free team on {setup['world']}")
+    missing = report.get("without_demonstrator", {})
+    table = Table(
+        title=f"Success rate (SR) of the model-free team on {setup['world']} "
+        f"({report.get('task_set', 'suite')}: {len(report['tasks'])} tasks)"
+    )
     table.add_column("task", no_wrap=True)
     for memory in memories:
         table.add_column(memory, justify="right")
     for task, rates in report["tasks"].items():
-        table.add_row(task, *(_cell(rates[m]) for m in memories))
+        if task in missing:
+            table.add_row(task, *("[dim]0 (no demonstrator)[/dim]" for _ in memories))
+        else:
+            table.add_row(task, *(_cell(rates[m]) for m in memories))
     table.add_section()
     table.add_row(
         "[bold]mean[/bold]", *(f"[bold]{report['mean_sr'][m]:.2f}[/bold]" for m in memories)
@@ -182,6 +210,11 @@ def _print_world_report(console: Console, report: dict[str, Any], out: Path) -> 
         f"seeds per task; success = the page's own reward > 0. {setup['seconds']} s. "
         f"Run folder: {out}"
     )
+    if missing:
+        console.print(
+            f"{len(missing)} of {len(report['tasks'])} tasks have no demonstrator and count 0 "
+            "in the means (why: guigraph web tasks)."
+        )
 
 
 def _sizes(text: str) -> Any:

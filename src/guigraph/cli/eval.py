@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.choices import Memory, Policy, Verify
+from guigraph.choices import EvalMemory, Memory, Policy, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -154,8 +154,91 @@ def sim(
     _report(_guarded(go))
 
 
+#: ``--policy`` of ``eval web``: the policies, and ``rule`` for the model-free graph policy
+#: (the name the issue and the field give the team without a model).
+WEB_POLICIES = {"rule": Policy.GRAPH, **{p.value: p for p in Policy}}
+
+
+@eval_app.command("web")
+def web(
+    out: Out,
+    kb: Annotated[
+        Path | None,
+        typer.Option("--kb", help="Knowledge base (not needed with --memory none)."),
+    ] = None,
+    tasks: Annotated[
+        str,
+        typer.Option(
+            "--tasks",
+            help="browsergym (125 tasks), synapse (63), suite (the demo's 13), or "
+            "NAME,NAME,... (MiniWoB++ task names).",
+        ),
+    ] = "browsergym",
+    seeds: Annotated[int, typer.Option("--seeds", min=1, help="New seeds per task.")] = 5,
+    memory: Annotated[
+        EvalMemory,
+        typer.Option("--memory", help="graph, trace (one recorded run), or none (no KB)."),
+    ] = EvalMemory.GRAPH,
+    policy: Annotated[
+        str, typer.Option("--policy", help="rule (= graph: no model), model or hybrid.")
+    ] = "rule",
+    max_steps: Annotated[
+        int, typer.Option("--max-steps", min=1, help="Step budget (the field's: 10).")
+    ] = 10,
+    model: options.Model = None,
+    base_url: options.BaseUrl = None,
+    verify: options.VerifyOption = Verify.ALWAYS,
+    concurrency: Concurrency = 1,
+    limit: Limit = None,
+    resume: Resume = True,
+    seed: Seed = 0,
+    timeout: Timeout = 60.0,
+    max_attempts: Attempts = 5,
+    backoff: Backoff = 1.0,
+    text_only: options.TextOnly = False,
+) -> None:
+    """MiniWoB++ in Chromium as the field runs it: every task of the set on new seeds, each
+    judged by the page's own reward. The headline is the mean SR over ALL tasks of the set
+    (a task the team cannot do counts 0); ``guigraph report RUN`` shows the per-task table
+    beside the means over browsergym and synapse."""
+    from guigraph.eval.runner import RunOptions, run_web
+
+    def go(progress: Any) -> EvalResult:
+        from guigraph.choices import choose
+        from guigraph.envs.web import tasksets
+        from guigraph.errors import ConfigError
+        from guigraph.eval.web import plan_jobs
+
+        chosen_policy = WEB_POLICIES.get(policy) or choose(Policy, policy, "policy")
+        task_set = tasksets.resolve(tasks)
+        use_graph = memory is not EvalMemory.NONE
+        if use_graph and kb is None:
+            raise ConfigError("--kb is needed (or --memory none: the team without a KB)")
+        graph_memory = Memory.TRACE if memory is EvalMemory.TRACE else Memory.GRAPH
+        spec = _spec("web", kb, chosen_policy, graph_memory, verify, seed, model, base_url,
+                     concurrency, timeout, max_attempts, backoff, text_only,
+                     max_steps=max_steps, use_graph=use_graph)  # fmt: skip
+        jobs = plan_jobs(task_set.tasks, seeds)
+        run_options = RunOptions(concurrency, "local", None, limit, resume)
+        return run_web(jobs, task_set.label, task_set.tasks, spec, out, run_options, progress)
+
+    _report_web(_guarded(go))
+
+
+def _report_web(result: EvalResult) -> None:
+    summary = result.summary
+    means = summary["means"]
+    typer.echo(
+        f"{result.ran} episodes run, {result.skipped} already done; mean SR over the "
+        f"{means['chosen']['tasks']} tasks of {summary['task_set']}: {summary['mean_sr']:.3f} "
+        f"(browsergym {means['browsergym']['mean_sr']:.3f}, synapse "
+        f"{means['synapse']['mean_sr']:.3f}); {summary['usage']['calls']} model calls. "
+        f"Run folder: {result.folder} (per task: guigraph report {result.folder})"
+    )
+
+
 def _spec(
-    suite: str, kb: Path, policy: Policy, memory: Memory, verify: Verify, seed: int,
+    suite: str, kb: Path | None, policy: Policy, memory: Memory, verify: Verify, seed: int,
     model: str | None, base_url: str | None, concurrency: int, timeout: float,
     max_attempts: int, backoff: float, text_only: bool, **extra: Any,
 ) -> Any:  # fmt: skip
@@ -167,16 +250,19 @@ def _spec(
 
     if policy is Policy.GRAPH:  # the model-free team knows no adaptive verifier
         TeamOptions(memory=memory, verify=verify)
-    if not (Path(kb) / DB_FILE).is_file():
+    if kb is None:
+        kb_path = ""  # the no-graph baseline: no knowledge base at all
+    elif not (Path(kb) / DB_FILE).is_file():
         raise KnowledgeBaseError(f"{kb}: not a knowledge base (no {DB_FILE})")
+    else:
+        kb_path = str(Path(kb).resolve())
     settings = None
     if policy is not Policy.GRAPH:
         settings = model_settings(
             model, base_url, concurrency, timeout_s=timeout, max_attempts=max_attempts,
             backoff_initial_s=backoff, backoff_max_s=max(backoff, 30.0), vision=not text_only,
         )  # fmt: skip
-    return EvalSpec(suite, str(Path(kb).resolve()), policy, memory, verify, settings, seed,
-                    **extra)  # fmt: skip
+    return EvalSpec(suite, kb_path, policy, memory, verify, settings, seed, **extra)
 
 
 def _guarded(go: Any) -> EvalResult:

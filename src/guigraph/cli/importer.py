@@ -49,3 +49,40 @@ def droidbot(
         f"imported {len(summary.episodes)} episodes ({summary.steps} steps) into {out}; "
         f"{summary.already_imported} already there"
     )
+
+
+@import_app.command("miniwob")
+def miniwob(
+    demos: Annotated[
+        list[Path],
+        typer.Argument(
+            help="MiniWoB++ demonstrations as record.js saves them (.json or .json.gz), or "
+            "folders of them."
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Logs folder to write (or resume).")],
+) -> None:
+    """Import MiniWoB++ demonstrations recorded with the package's own recorder
+    (html/core/record.js): taps, typing and scrolls with the page's element tree before each;
+    demonstrations with reward <= 0 are skipped, a bad file is named and skipped."""
+    from guigraph.envs.web.demos import demo_files, import_demos
+    from guigraph.errors import GuigraphError
+
+    if not demo_files(demos):
+        typer.echo(f"error: no .json or .json.gz demonstrations in {', '.join(map(str, demos))}",
+                   err=True)  # fmt: skip
+        raise typer.Exit(2)
+    try:
+        summary = import_demos(demos, out)
+    except GuigraphError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    for line in summary.bad_files:
+        typer.echo(f"warning: skipped {line}", err=True)
+    for line in summary.warnings:
+        typer.echo(f"warning: {line}", err=True)
+    typer.echo(
+        f"imported {len(summary.imported)} demonstrations ({summary.steps} steps) into {out}; "
+        f"{summary.already} already there, {summary.skipped_reward} skipped with reward <= 0, "
+        f"{len(summary.bad_files)} bad files"
+    )

@@ -32,10 +32,12 @@ def report(
         bool, typer.Option("--markdown", help="Print the table as Markdown instead.")
     ] = False,
 ) -> None:
-    """AMS and SR per category and overall (the paper's Table I), runs side by side, plots."""
+    """AMS and SR per category and overall (the paper's Table I), runs side by side, plots.
+    Runs of ``guigraph eval web``: SR per task, and the means over browsergym and synapse."""
     from guigraph.errors import GuigraphError
     from guigraph.report.runs import load_runs
     from guigraph.report.scores import score_run
+    from guigraph.report.web import is_web
 
     workflow_runs = [run for run in runs if (run / "workflow-run.json").is_file()]
     if workflow_runs:
@@ -48,6 +50,10 @@ def report(
             return
     try:
         loaded = load_runs(runs)
+        if loaded and all(is_web(run) for run in loaded):
+            _report_web(loaded, markdown)
+            if html is None:
+                return
         scores = [score_run(run) for run in loaded]
         if html is not None:
             _write_html(loaded, scores, html)
@@ -69,6 +75,18 @@ def report(
                 console.print(f"{score.name}: {note}", markup=False, style="yellow")
     if html is not None:
         typer.echo(f"wrote {html}")
+
+
+def _report_web(loaded: list, markdown: bool) -> None:
+    from guigraph.report import web
+
+    scores = [web.score_web(run) for run in loaded]
+    if markdown:
+        typer.echo(web.markdown(scores))
+        return
+    from rich.console import Console
+
+    Console(highlight=False).print(web.rich_table(scores))
 
 
 def _write_html(loaded: list, scores: list, out: Path) -> None:

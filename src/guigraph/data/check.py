@@ -105,6 +105,13 @@ def _check_screenshot(
     step: Mapping[str, Any], here: str, screenshots: Path, reader: FieldReader
 ) -> None:
     name = step.get("screenshot")
+    if name is None:
+        if step.get("ui_elements"):
+            reader.warn(f"{here}.screenshot", "a screenshot (none: the step is built from its "
+                        "ui_elements)", "none")  # fmt: skip
+        else:
+            reader.fail(f"{here}.screenshot", "a screenshot, or ui_elements to build from", "none")
+        return
     if not isinstance(name, str):
         return
     path = screenshots / name

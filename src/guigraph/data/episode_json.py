@@ -164,7 +164,8 @@ def _parse_step(
     index = reader.integer(raw, "step", f"{here}.step", minimum=0)
     if index is not None and index != position:
         reader.fail(f"{here}.step", f"the step's position {position}", index)
-    shot = reader.string(raw, "screenshot", f"{here}.screenshot")
+    # A world that keeps no pixels (MiniWoB's recorder) writes steps without a screenshot.
+    shot = reader.string(raw, "screenshot", f"{here}.screenshot", required=False)
     action = _parse_action(raw, reader, here)
     box = _parse_box(raw, reader, here)
     texts = {
@@ -173,14 +174,14 @@ def _parse_step(
     }
     elements = _parse_elements(raw, reader, here) if with_elements else None
     app = reader.string(raw, "app", f"{here}.app", required=False)
-    if len(reader.problems) > problems_before or None in (index, shot, action, device, episode_id):
+    if len(reader.problems) > problems_before or None in (index, action, device, episode_id):
         return None
     if any(value is None for value in texts.values()):
         return None
-    assert device is not None and action is not None and shot is not None
+    assert device is not None and action is not None
     observation = Observation(
         screen=device.screen,
-        screenshot_path=screenshots_dir / shot,
+        screenshot_path=screenshots_dir / shot if shot else None,
         elements=elements,
         app=app or None,
         activity=reader.string(raw, "activity", f"{here}.activity", required=False) or None,
@@ -292,9 +293,10 @@ def episode_to_json(episode: Episode) -> dict[str, Any]:
 def _step_to_json(episode_id: str, step: Step) -> dict[str, Any]:
     action, info = action_to_raw(step.action)
     box = step.sam2_bbox
-    out: dict[str, Any] = {
-        "step": step.index,
-        "screenshot": step_screenshot_name(episode_id, step),
+    out: dict[str, Any] = {"step": step.index}
+    if step.observation.has_screenshot:  # a world that keeps no pixels writes none
+        out["screenshot"] = step_screenshot_name(episode_id, step)
+    out |= {
         "action": action,
         "info": info,
         "ps": step.ps,

@@ -6,7 +6,8 @@
   Step lines are written as each step completes.
 - ``processes`` (the model-free graph policy, CPU-bound): up to ``concurrency`` worker
   processes (at most one per core), each with its own worker; an episode's lines are written
-  when it comes back.
+  when it comes back. The web suite always runs in processes, whatever the policy: each
+  worker drives a Chromium of its own, and Playwright's sync API belongs to one thread.
 - ``ray``: the same workers as Ray actors (``guigraph.eval.ray_exec``).
 
 Whatever runs them, only this process writes the run folder: step lines first, then the
@@ -48,6 +49,9 @@ def execute(
         from guigraph.eval.ray_exec import run_on_ray
 
         run_on_ray(spec, jobs, folder, concurrency, ray_address, on_episode)
+    elif spec.suite == "web":
+        run_in_processes(spec, jobs, folder, concurrency, on_episode,
+                         per_core=spec.policy is Policy.GRAPH)  # fmt: skip
     elif spec.policy is Policy.GRAPH and concurrency > 1 and (os.cpu_count() or 1) > 1:
         run_in_processes(spec, jobs, folder, concurrency, on_episode)
     else:
@@ -116,10 +120,14 @@ _PROCESS_WORKER: Worker | None = None
 def _init_process(spec: EvalSpec) -> None:
     global _PROCESS_WORKER
     import signal
+    from multiprocessing.util import Finalize
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _die_with_parent()
     _PROCESS_WORKER = Worker(spec, 1)
+    # A pool's worker leaves through os._exit (no atexit): close its browser and KB on the
+    # way out of a pool that is closed and joined.
+    Finalize(_PROCESS_WORKER, _PROCESS_WORKER.close, exitpriority=10)
 
 
 def _die_with_parent() -> None:
@@ -149,9 +157,13 @@ class WorkerFailure(Exception):
 
 
 def run_in_processes(
-    spec: EvalSpec, jobs: Sequence[Job], folder: RunFolder, concurrency: int, on_episode: OnEpisode
-) -> None:
-    processes = max(1, min(concurrency, os.cpu_count() or 1, len(jobs)))
+    spec: EvalSpec, jobs: Sequence[Job], folder: RunFolder, concurrency: int,
+    on_episode: OnEpisode, per_core: bool = True,
+) -> None:  # fmt: skip
+    """``per_core``: at most one process per core (CPU-bound episodes); otherwise up to
+    ``concurrency`` (episodes that wait on a model server)."""
+    cores = (os.cpu_count() or 1) if per_core else concurrency
+    processes = max(1, min(concurrency, cores, len(jobs)))
     context = multiprocessing.get_context("spawn")  # no fork of a threaded process
     with context.Pool(processes, initializer=_init_process, initargs=(spec,)) as pool:
         try:
@@ -161,3 +173,7 @@ def run_in_processes(
                 on_episode(row)
         except WorkerFailure as exc:
             raise GuigraphError(str(exc)) from None
+        # Every episode is in: let the workers leave on their own (their finalizers close
+        # what they opened) rather than be terminated on the way out of the block.
+        pool.close()
+        pool.join()

@@ -1,7 +1,8 @@
 """``guigraph eval``: one evaluation into one run folder, resumable, at any concurrency.
 
-``run_odyssey`` (GUIOdyssey teacher-forced replay of a split's test part, official matcher)
-and ``run_sim`` (live SimPhone cases judged by the world's checker) check what they can
+``run_odyssey`` (GUIOdyssey teacher-forced replay of a split's test part, official matcher),
+``run_sim`` (live SimPhone cases judged by the world's checker) and ``run_web`` (MiniWoB++
+tasks in Chromium, judged by the page's reward; ``eval.web``) check what they can
 before anything runs (the data, a KB built from test episodes, the model server), open the
 run folder (resuming it), run the episodes not yet finished and write ``summary.json`` from
 the folder's files, so a resumed run's summary covers every session.
@@ -28,7 +29,7 @@ from guigraph.eval.runfolder import (
     now,
     read_jsonl,
 )
-from guigraph.eval.worker import EvalSpec, Job, Row, SimJob, job_id
+from guigraph.eval.worker import EvalSpec, Job, Row, SimJob, WebJob, job_id
 
 SPLITS = ("random", "task", "device", "app")
 
@@ -129,6 +130,31 @@ def run_sim(
     return _run("sim", spec, chosen, out, options, config, kb_id, seeds, progress)
 
 
+def run_web(
+    jobs: Sequence[WebJob],
+    task_set: str,
+    tasks: Sequence[str],
+    spec: EvalSpec,
+    out: Path,
+    options: RunOptions,
+    progress: Progress | None = None,
+) -> EvalResult:
+    """MiniWoB++ episodes (``eval.web.plan_jobs``); ``tasks`` is the named set the headline
+    mean runs over, ``task_set`` its name (``list`` for named tasks)."""
+    kb_id = ""
+    if spec.kb:
+        from guigraph.graph.kb import KnowledgeBase
+
+        with KnowledgeBase.open(spec.kb) as kb:
+            kb_id = knowledge_base_id(kb)
+    chosen: list[Job] = list(jobs[: options.limit])
+    config = {**spec.to_config(), "task_set": task_set, "tasks": list(tasks),
+              "seeds_per_task": len({j.seed for j in jobs})}  # fmt: skip
+    config.pop("screens")
+    seeds = {"loop": spec.seed, "cases": sorted({j.seed for j in jobs})}
+    return _run("web", spec, chosen, out, options, config, kb_id, seeds, progress)
+
+
 def _run(
     suite: str,
     spec: EvalSpec,
@@ -173,7 +199,7 @@ def _run(
         spec, todo, folder, executor=options.executor, concurrency=options.concurrency,
         ray_address=options.ray_address, on_episode=progress.episode,
     )  # fmt: skip
-    summary = summarize_folder(folder.path, suite)
+    summary = summarize_folder(folder.path, suite, folder.manifest["config"])
     summary["wall_seconds"] = round(time.perf_counter() - clock, 3)
     folder.end_session(summary)
     return EvalResult(folder.path, summary, ran=len(todo), skipped=len(jobs) - len(todo))
@@ -203,14 +229,21 @@ def knowledge_base_id(kb: Any) -> str:
 
 
 # -- summary ------------------------------------------------------------------------------
-def summarize_folder(path: Path, suite: str) -> dict[str, Any]:
-    """summary.json of a run folder, from its files alone (every session counted once)."""
+def summarize_folder(
+    path: Path, suite: str, config: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """summary.json of a run folder, from its files alone (every session counted once);
+    ``config`` is the manifest's (the web suite reads its named set there)."""
     episodes = read_jsonl(Path(path) / EPISODES)
     summary: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "suite": suite}
     if suite == "odyssey":
         summary.update(_scores(Path(path) / STEPS))
     else:
         summary.update(_success_rates(episodes))
+    if suite == "web":
+        from guigraph.eval import web
+
+        summary.update(web.summary(episodes, config or {}))
     summary["usage"], summary["faults"] = _usage_and_faults(episodes)
     summary["seconds"] = round(sum(float(e.get("seconds") or 0) for e in episodes), 3)
     return summary

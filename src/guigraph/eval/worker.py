@@ -4,8 +4,9 @@ A worker is built from an :class:`EvalSpec` (plain, picklable values: paths and 
 an API key) so that the same evaluation runs in this process's threads, in worker processes or
 in Ray actors. ``Worker.run(job, emit)`` runs one episode with a fresh team, hands each step's
 line to ``emit`` as the step completes and returns the episode's line (docs/run-folder.md).
-Jobs are a GUIOdyssey episode id (suite ``odyssey``, teacher-forced replay) or a SimPhone case
-(suite ``sim``, live, judged by the world's checker).
+Jobs are a GUIOdyssey episode id (suite ``odyssey``, teacher-forced replay), a SimPhone case
+(suite ``sim``, live, judged by the world's checker) or a MiniWoB++ task and seed (suite
+``web``, in one Chromium per worker, judged by the page's own reward).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from guigraph.agents.roles import Plan
 from guigraph.choices import Memory, Policy, Verify
 from guigraph.envs.base import Env
 from guigraph.envs.wrappers import EnvWrapper
+from guigraph.errors import EnvError
 from guigraph.eval.metering import EpisodeMeter, Meter, MeteredHub
 from guigraph.types import Action, Observation, Task
 
@@ -37,8 +39,8 @@ Emit = Callable[[Row], None]
 class EvalSpec:
     """What every worker of one evaluation needs (picklable; no secrets)."""
 
-    suite: str  # odyssey | sim
-    kb: str
+    suite: str  # odyssey | sim | web
+    kb: str  # "" with use_graph False: no knowledge base at all
     policy: Policy = Policy.GRAPH
     memory: Memory = Memory.GRAPH
     verify: Verify = Verify.ALWAYS
@@ -48,6 +50,8 @@ class EvalSpec:
     data: str = ""  # odyssey: the GUIOdyssey folder
     max_steps: int = 40  # sim: step budget per episode
     screens: str = ""  # sim: where step screenshots are written
+    #: False: the team gets no knowledge base (the no-graph baseline, ``--memory none``).
+    use_graph: bool = True
 
     def to_config(self) -> dict[str, Any]:
         out = asdict(self)
@@ -70,7 +74,19 @@ class SimJob:
         return f"{self.template_id}-{self.seed}-{device}-v{self.version}"
 
 
-Job = str | SimJob
+@dataclass(frozen=True)
+class WebJob:
+    """One MiniWoB++ episode: a task of the ``miniwob`` package with a seed."""
+
+    task: str
+    seed: int
+
+    @property
+    def episode_id(self) -> str:
+        return f"{self.task}-{self.seed}"
+
+
+Job = str | SimJob | WebJob
 
 
 def job_id(job: Job) -> str:
@@ -84,9 +100,13 @@ class Worker:
         from guigraph.llm.limits import ConcurrencyLimit
 
         self.spec = spec
-        self.kb: KnowledgeBase = KnowledgeBase.open(spec.kb, shared=True)
-        self.view = GraphView.load(self.kb)
-        _warm_up(self.kb, self.view)
+        self.kb: KnowledgeBase | None = None
+        self.view: GraphView | None = None
+        if spec.kb:
+            self.kb = KnowledgeBase.open(spec.kb, shared=True)
+            self.view = GraphView.load(self.kb)
+            _warm_up(self.kb, self.view)
+        self._web: Env | None = None  # one browser for every web episode of this worker
         self.meter = Meter()
         self.hub: MeteredHub | None = None
         if spec.policy != "graph":
@@ -103,28 +123,39 @@ class Worker:
             self.dataset = OdysseyDataset(Path(spec.data))
 
     def close(self) -> None:
+        if self._web is not None:
+            self._web.close()
+            self._web = None
         if self.hub is not None:
             self.hub.close()
-        self.kb.close()
+        if self.kb is not None:
+            self.kb.close()
 
     def make_team(self, odyssey: bool) -> Team:
+        use_graph = self.spec.use_graph and self.kb is not None
+        kb, view = (self.kb, self.view) if use_graph else (None, None)
         if self.hub is None:
             from guigraph.agents.team import TeamOptions, rule_team
 
-            options = TeamOptions(memory=self.spec.memory, verify=self.spec.verify)
-            return rule_team(self.kb, self.view, options)
+            options = TeamOptions(
+                memory=self.spec.memory, verify=self.spec.verify, use_graph=use_graph
+            )
+            return rule_team(kb, view, options)
         from guigraph.agents.model_team import ModelTeamOptions, model_team
         from guigraph.types import ODYSSEY_ACTIONS, ActionType
 
         model_options = ModelTeamOptions(
             policy=self.spec.policy, verify=self.spec.verify, memory=self.spec.memory,
+            use_graph=use_graph,
             action_space=ODYSSEY_ACTIONS if odyssey else frozenset(ActionType),
         )  # fmt: skip
-        return model_team(self.kb, self.view, self.hub, model_options)
+        return model_team(kb, view, self.hub, model_options)
 
     def run(self, job: Job, emit: Emit) -> Row:
         if isinstance(job, SimJob):
             return self._run_sim(job, emit)
+        if isinstance(job, WebJob):
+            return self._run_web(job, emit)
         return self._run_odyssey(job, emit)
 
     # -- GUIOdyssey, teacher-forced --------------------------------------------------------
@@ -211,6 +242,56 @@ class Worker:
             episode_id, task.category, task.instruction, count, None, bool(success),
             time.perf_counter() - started, tracker.finish(),
         )  # fmt: skip
+
+    # -- MiniWoB++, live ---------------------------------------------------------------------
+    def _run_web(self, job: WebJob, emit: Emit) -> Row:
+        """One MiniWoB++ episode in this worker's Chromium; the page's reward decides. A page
+        that breaks counts as a failed episode (with its error), never as a failed run."""
+        from guigraph.agents.loop import Budget, run_episode
+        from guigraph.envs import make
+        from guigraph.eval.replay import prediction_text
+
+        episode_id = job.episode_id
+        self.meter.pop(episode_id)
+        if self._web is None:
+            self._web = make("web")
+        env = _Watched(self._web)
+        tracker = _StepTracker(episode_id, self.meter)
+        count, reason, error = 0, "", ""
+        instruction = ""
+
+        def on_step(record: LoopStep, observation: Observation) -> None:
+            nonlocal count
+            before = env.before[count]
+            count += 1
+            row = _base_row(episode_id, count - 1, job.task, None, instruction)
+            row.update(gt=None, pred=prediction_text(record.executed.action), sam2_bbox=[],
+                       correct=None)  # fmt: skip
+            _fill(row, record, record.executed.action, before, tracker)
+            emit(row)
+
+        started = time.perf_counter()
+        verdict = None
+        try:
+            task = env.make_task(f"miniwob/{job.task}", job.seed)
+            instruction = task.instruction
+            task = replace(task, task_id=episode_id)  # the id tags the episode's model calls
+            budget = Budget(max_steps=self.spec.max_steps)
+            team = self.make_team(odyssey=False)
+            callbacks = [_Callback(on_step, tracker)]
+            result = run_episode(env, team, task, job.seed, budget, callbacks)
+            reason = result.reason
+            verdict = env.evaluate()
+        except EnvError as exc:  # the page or browser broke: this episode failed
+            reason, error = "error", str(exc)
+        row = _episode_row(
+            episode_id, job.task, instruction, count, None,
+            bool(verdict is not None and verdict.success), time.perf_counter() - started,
+            tracker.finish(),
+        )  # fmt: skip
+        row.update(task=job.task, seed=job.seed, reward=verdict.reward if verdict else None,
+                   reason=reason, error=error)  # fmt: skip
+        return row
 
 
 def _warm_up(kb: KnowledgeBase, view: Any) -> None:

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from guigraph.envs.base import Env
 
 #: World name -> the module that holds its demo suite: ``SUITE`` (task names),
-#: ``task_spec(name)`` (what ``Env.make_task`` takes) and ``demonstrate(env, name, seed)``.
+#: ``task_spec(name)`` (what ``Env.make_task`` takes) and ``demonstrate(env, name, seed)``;
+#: optionally ``EXPERTS`` (every task with a demonstrator), ``resolve_tasks(spec)`` (a named
+#: task set or a list: its label and tasks) and ``why_not_demonstrated(name)``.
 WORLD_SUITES = {"web": "guigraph.envs.web.experts"}
 #: The team's memories, and "none": the same team with no knowledge base at all.
 NO_MEMORY = "none"
@@ -55,7 +57,10 @@ class WorldDemoConfig:
     world: str = "web"
     demos: int = 10
     seeds: int = 20
-    tasks: tuple[str, ...] = ()  # empty: the whole suite
+    tasks: tuple[str, ...] = ()  # empty: the whole suite (or ``task_set``)
+    #: A named task set or a comma-separated list, as the world's ``resolve_tasks`` reads it:
+    #: every task of it is in the report, one without a demonstrator at SR 0.
+    task_set: str = ""
     memories: tuple[str, ...] = MEMORIES
     max_steps: int = 20
     env_options: dict[str, Any] = field(default_factory=dict)
@@ -79,14 +84,33 @@ def load_suite(world: str) -> Any:
     return importlib.import_module(target)
 
 
-def chosen_tasks(suite: Any, config: WorldDemoConfig) -> list[str]:
-    names = list(suite.SUITE)
+def chosen_tasks(suite: Any, config: WorldDemoConfig) -> tuple[str, list[str]]:
+    """The label of what was chosen and its tasks (every one counts in the means)."""
+    if config.task_set:
+        if not hasattr(suite, "resolve_tasks"):
+            raise ConfigError(f"world {config.world!r} has no named task sets")
+        label, tasks = suite.resolve_tasks(config.task_set)
+        return str(label), list(tasks)
+    names = list(_demonstrable(suite))
     if not config.tasks:
-        return names
+        return "suite", list(suite.SUITE)
     unknown = [t for t in config.tasks if t not in names]
     if unknown:
-        raise ConfigError(f"not in the suite: {', '.join(unknown)} (suite: {', '.join(names)})")
-    return list(config.tasks)
+        raise ConfigError(
+            f"no demonstrator for: {', '.join(unknown)} (tasks with one: {', '.join(names)})"
+        )
+    return "list", list(config.tasks)
+
+
+def _demonstrable(suite: Any) -> Sequence[str]:
+    return tuple(getattr(suite, "EXPERTS", suite.SUITE))
+
+
+def without_demonstrator(suite: Any, tasks: Sequence[str]) -> dict[str, str]:
+    """Each task no scripted person can demonstrate, and why (it counts 0)."""
+    known = set(_demonstrable(suite))
+    why = getattr(suite, "why_not_demonstrated", lambda name: "no demonstrator")
+    return {task: str(why(task)) for task in tasks if task not in known}
 
 
 def run_world_demo(
@@ -97,7 +121,9 @@ def run_world_demo(
 
     report = reporter or _Quiet()
     suite = load_suite(config.world)
-    tasks = chosen_tasks(suite, config)
+    label, chosen = chosen_tasks(suite, config)
+    missing = without_demonstrator(suite, chosen)
+    tasks = [task for task in chosen if task not in missing]
     _claim_folder(out, config, report)
     started = time.perf_counter()
     env = make(config.world, **config.env_options)
@@ -107,7 +133,9 @@ def run_world_demo(
         rows = _evaluate(env, suite, tasks, config, out, report)
     finally:
         env.close()
-    summary = summarize(rows, tasks, config.memories)
+    summary = summarize(rows, chosen, config.memories)
+    summary["task_set"] = label
+    summary["without_demonstrator"] = missing
     summary["setup"] = {
         "world": config.world,
         "demos_per_task": config.demos,
@@ -284,7 +312,8 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
 def summarize(
     rows: Iterable[dict[str, Any]], tasks: Sequence[str], memories: Sequence[str] = MEMORIES
 ) -> dict[str, Any]:
-    """``{"tasks": {task: {memory: {sr, episodes}}}, "mean_sr": {memory: sr}}``."""
+    """``{"tasks": {task: {memory: {sr, episodes}}}, "mean_sr": {memory: sr}}``: the mean
+    over every task of ``tasks``, one with no episode at SR 0."""
     grouped: dict[tuple[str, str], list[bool]] = {}
     for row in rows:
         grouped.setdefault((row["task"], row["memory"]), []).append(bool(row["success"]))

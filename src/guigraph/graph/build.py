@@ -312,8 +312,10 @@ def _screenshot_problem(observation: Observation) -> str | None:
         except OSError:
             return f"screenshot {path} is missing"
         where = f"screenshot {path}"
+    elif observation.elements:
+        return None  # a world that keeps no pixels: the UI tree is the screen
     else:
-        return "no screenshot"
+        return "no screenshot (and no UI elements to build from)"
     if not head.startswith(_IMAGE_MAGIC):
         return f"{where} is not a readable PNG (or JPEG) image"
     return None
@@ -341,9 +343,11 @@ def _merge_self_loops(runs: list[list[int]], nodes: list[int]) -> tuple[list[lis
     return merged_runs, merged_nodes
 
 
-def _jpeg_thumbnail(view: ScreenView) -> bytes:
+def _jpeg_thumbnail(view: ScreenView) -> bytes | None:
     import io
 
+    if not view.observation.has_screenshot:
+        return None
     with view.observation.image() as image:
         if image.format == "JPEG":
             # Decode at reduced size (1/8 of a phone's screenshot is about the thumbnail's).

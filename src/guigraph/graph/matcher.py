@@ -69,6 +69,13 @@ class Candidate:
     query: StateDescriptor = field(repr=False, compare=False)
 
     @functools.cached_property
+    def has_looks(self) -> bool:
+        """Whether both screens have pixels (one kept without a screenshot has a zero
+        visual vector)."""
+        query = self.query.visual_vector
+        return float(self.stored_visual @ self.stored_visual) > 1e-6 and float(query @ query) > 1e-6
+
+    @functools.cached_property
     def visual_similarity(self) -> float:
         """Computed when first asked: it may need the query's screenshot decoded."""
         return float(self.stored_visual @ self.query.visual_vector)
@@ -152,6 +159,8 @@ class DualThresholdVerifier:
             return False
         if descriptor.from_ui and text >= self.settings.text_sure:
             return True
+        if not candidate.has_looks:
+            return True  # a screen kept without pixels: its UI text is all there is to compare
         # The layout: text that agrees already says what a title band would.
         return candidate.visual_parts[0] >= self.settings.visual_threshold
 

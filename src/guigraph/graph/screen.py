@@ -346,6 +346,12 @@ def _thumbnail(observation: Observation) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
     from PIL import Image
 
+    if not observation.has_screenshot:
+        # No pixels (a world that keeps none): blank thumbnails, whose edge maps are all
+        # zeros, so the looks neither agree nor disagree with anything.
+        width, height = _mid_size(observation.screen.width, observation.screen.height)
+        blank = np.zeros((THUMB_SIZE[1], THUMB_SIZE[0]), dtype=np.float32)
+        return blank, np.zeros((height, width), dtype=np.float32)
     with observation.image() as opened:
         size = _mid_size(*opened.size)
         if opened.format == "JPEG":

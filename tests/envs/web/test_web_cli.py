@@ -55,6 +55,8 @@ def test_web_tasks_lists_the_suite_and_why_others_are_out() -> None:
     rows = {row["task"]: row for row in json.loads(result.output)}
     assert rows["miniwob/login-user"]["suite"] is True
     assert "one action" in rows["miniwob/click-button"]["left_out"]
+    assert rows["miniwob/click-button"]["demonstrator"] and rows["miniwob/click-button"]["synapse"]
+    assert rows["miniwob/drag-box"]["browsergym"] and not rows["miniwob/drag-box"]["demonstrator"]
     assert sum(row["suite"] for row in rows.values()) >= 12
 
 
@@ -95,4 +97,22 @@ def test_demo_world_web_records_builds_evaluates_and_resumes(tmp_path: Path) -> 
     marker.write_text(json.dumps({"world": "android", "code": "x"}))
     other = runner.invoke(app, [*args, *small])
     assert other.exit_code != 0 and "holds the 'android' demo" in other.output
+    assert pids_of_process(os.getpid()) == []
+
+
+def test_demo_world_web_counts_every_task_of_the_set(tmp_path: Path) -> None:
+    args = ["demo", "--world", "web", "--out", str(tmp_path / "d"), "--json", "--demos", "2"]
+    chosen = ["--tasks", "click-test-2,click-pie", "--eval-seeds", "1", "--memory", "graph"]
+    result = runner.invoke(app, [*args, *chosen])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{") :])
+    assert report["task_set"] == "list" and list(report["tasks"]) == ["click-test-2", "click-pie"]
+    assert report["tasks"]["click-pie"] == {"graph": {"sr": 0.0, "episodes": 0}}
+    assert "drag" in report["without_demonstrator"]["click-pie"]
+    assert report["tasks"]["click-test-2"]["graph"]["episodes"] == 1
+    done = report["tasks"]["click-test-2"]["graph"]["sr"]
+    assert report["mean_sr"] == {"graph": done / 2}  # the task without one counts 0
+    assert report["setup"]["recorded"] == {"episodes": 2, "failed": 0}
+    bad = runner.invoke(app, [*args, "--tasks", "browsergym", "--memory", "grahp"])
+    assert bad.exit_code == 2 and "grahp" in bad.output
     assert pids_of_process(os.getpid()) == []

@@ -196,6 +196,24 @@ def _email_reply(p: Player, task: Task) -> None:
     p.click(html_id="send-reply")
 
 
+#: What the inbox tasks of several kinds ask, by the words of their instruction.
+_EMAIL_KINDS = (
+    ("forward that email to", _email_forward),
+    ("reply to them with", _email_reply),
+    ("star icon", _email_important),
+    ("trash icon", _email_delete),
+)
+
+
+def _email_any(p: Player, task: Task) -> None:
+    """An inbox task of any kind: the instruction says which."""
+    for words, expert in _EMAIL_KINDS:
+        if words in task.instruction:
+            expert(p, task)
+            return
+    raise ExpertError(f"no inbox request in {task.instruction!r}")
+
+
 def _button_sequence(p: Player, task: Task) -> None:
     p.click(label="ONE")
     p.click(label="TWO")
@@ -204,6 +222,94 @@ def _button_sequence(p: Player, task: Task) -> None:
 def _collapsible(p: Player, task: Task) -> None:
     p.click(role="tab")
     p.click(label="Submit", role="button")
+
+
+def _click_quoted_button(p: Player, task: Task) -> None:
+    p.click(label=_quoted(task, 1)[0], role="button")
+
+
+def _click_link(p: Player, task: Task) -> None:
+    word = _quoted(task, 1)[0]
+    # Links differ by case alone ("eget", "Eget"): the one written as the instruction says.
+    exact = [e for e in p.obs.elements or () if e.label == word and e.clickable]
+    if exact:
+        x, y = p._visible_point(exact[0])
+        p.step(Action.click(x, y))
+    else:
+        p.click(label=word)
+
+
+def _click_the_button(p: Player, task: Task) -> None:
+    p.click(role="button")
+
+
+def _click_named_button(p: Player, task: Task) -> None:
+    p.click(label=_between(task, r"^Click button (\S+?)\.?$"), role="button")
+
+
+def _click_tab(p: Player, task: Task) -> None:
+    p.click(label=_between(task, r"^Click on (Tab #\d+)"), role="tab")
+
+
+def _focus_text(p: Player, task: Task) -> None:
+    p.click(role="textbox")
+
+
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+
+
+def _focus_nth_text(p: Player, task: Task) -> None:
+    match = _ORDINAL.search(task.instruction)
+    if match is None:
+        raise ExpertError(f"no ordinal in {task.instruction!r}")
+    boxes = [e for e in p.obs.elements or () if e.class_name == "textbox"]
+    n = int(match.group(1))
+    if not 1 <= n <= len(boxes):
+        raise ExpertError(f"there is no textbox #{n} on the screen")
+    x, y = p._visible_point(boxes[n - 1])
+    p.step(Action.click(x, y))
+
+
+def _movie_search(p: Player, task: Task) -> None:
+    """Fields told apart by the label beside them (a table cell on their row)."""
+    match = re.search(r"for (\S+) movies directed by (\S+) from year (\d+)", task.instruction)
+    if match is None:
+        raise ExpertError(f"cannot read the search in {task.instruction!r}")
+    values = dict(zip(("genre", "director", "year"), match.groups(), strict=True))
+    elements = list(p.obs.elements or ())
+    for field in [e for e in elements if e.class_name == "textbox"]:
+        label = _label_of(field, elements).lower()
+        # The page words its labels several ways ("Year", "Released date", "Director name").
+        key = next((k for k in values if k in label), "year" if "date" in label else None)
+        if key is None:
+            raise ExpertError(f"a field without a known label ({label!r})")
+        x, y = p._visible_point(field)
+        p.step(Action.click(x, y))
+        p.type(values[key])
+    # The button under the fields, worded "Submit", "Search", "Go!"... by the layout.
+    under = [e for e in p.obs.elements or () if e.clickable and not e.editable and e.label]
+    if not under:
+        raise ExpertError("no button under the fields")
+    x, y = p._visible_point(max(under, key=lambda e: e.bbox.y1))
+    p.step(Action.click(x, y))
+
+
+def _label_of(field: UIElement, elements: list[UIElement]) -> str:
+    """What a person reads as a field's label: its own name, else the words left of it on
+    its row, else the nearest words above it."""
+    if field.label.strip():
+        return field.label.strip().rstrip(":")
+    words = [e for e in elements if e is not field and e.label.strip() and not e.editable]
+    row = [
+        e for e in words
+        if e.bbox.y1 < field.bbox.center.y < e.bbox.y2 and e.bbox.x2 <= field.bbox.x1 + 5
+    ]  # fmt: skip
+    if row:
+        return max(row, key=lambda e: e.bbox.x2).label.strip().rstrip(":")
+    above = [e for e in words if e.bbox.y2 <= field.bbox.y1 + 5]
+    if above:
+        return max(above, key=lambda e: e.bbox.y2).label.strip().rstrip(":")
+    return ""
 
 
 Expert = Callable[[Player, Task], None]
@@ -228,7 +334,46 @@ SUITE: dict[str, Expert] = {
 
 
 #: Experts for tasks outside the suite too (their recordings help no fixed workflow yet).
-EXPERTS: dict[str, Expert] = {**SUITE, "click-checkboxes": _click_checkboxes}
+EXPERTS: dict[str, Expert] = {
+    **SUITE,
+    "click-checkboxes": _click_checkboxes,
+    "click-checkboxes-large": _click_checkboxes,
+    "click-checkboxes-transfer": _click_checkboxes,
+    "click-collapsible-nodelay": _collapsible,
+    # One action: the recorded step names its target by a value the instruction says.
+    "click-button": _click_quoted_button,
+    "unicode-test": _click_quoted_button,
+    "click-dialog-2": _click_quoted_button,
+    "click-link": _click_link,
+    "click-test": _click_the_button,
+    "click-test-2": _click_named_button,
+    "click-test-transfer": _click_named_button,
+    "click-tab": _click_tab,
+    "focus-text": _focus_text,
+    "focus-text-2": _focus_nth_text,
+    # Several workflows under one page: the instruction says which.
+    "email-inbox": _email_any,
+    "email-inbox-noscroll": _email_any,
+    "email-inbox-star-reply": _email_any,
+    # Fields told apart by a label beside them, in any layout or order.
+    "multi-layouts": _movie_search,
+    "multi-orderings": _movie_search,
+}
+
+
+def resolve_tasks(spec: str) -> tuple[str, tuple[str, ...]]:
+    """``browsergym``, ``synapse``, ``suite`` or task names: the label and the tasks."""
+    from guigraph.envs.web.tasksets import resolve
+
+    chosen = resolve(spec)
+    return chosen.label, chosen.tasks
+
+
+def why_not_demonstrated(name: str) -> str:
+    """Why no scripted person demonstrates ``name`` (the demo counts it 0)."""
+    from guigraph.envs.web.suite import left_out_reason
+
+    return left_out_reason(name) or "no scripted demonstrator yet"
 
 
 def task_spec(name: str) -> str:

@@ -86,6 +86,13 @@ class Status:
     reason: str
 
 
+# The page is ready once core.js ran; with ``?record=...`` also once it loaded record.js
+# (which wraps the episode's start and end), so that the episode is recorded.
+_READY_JS = (
+    "typeof core !== 'undefined' && !!core.cover_div && "
+    "(!core.QueryString.record || typeof recorder !== 'undefined')"
+)
+
 _START_JS = """
 (args) => {
   const [seed, maxMs] = args;
@@ -111,9 +118,7 @@ _UTTERANCE_JS = "(() => { const u = core.getUtterance(); return u.utterance ?? u
 def start_episode(page: Any, seed: int, timeout_ms: float) -> str:
     """Start a seeded episode on a loaded task page; the instruction it shows."""
     try:
-        page.wait_for_function(
-            "typeof core !== 'undefined' && !!core.cover_div", timeout=timeout_ms
-        )
+        page.wait_for_function(_READY_JS, timeout=timeout_ms)
         page.evaluate(_START_JS, [seed, EPISODE_MAX_MS])
         page.wait_for_function("WOB_TASK_READY === true", timeout=timeout_ms)
         text = page.evaluate(_UTTERANCE_JS)
