@@ -91,8 +91,12 @@ def main() -> int:
         f"{with_demos} of {len(tasks)} tasks have a scripted demonstrator; the others are run "
         "all the same and count what the team reaches (0 when it cannot)."
     )
-    setup = report["setup"]
-    bench.note(f"demonstrations: {setup['recorded']}; KB: {setup['kb']}")
+    setup, kb = report["setup"], report["setup"]["kb"]
+    bench.note(
+        f"demonstrations: {setup['recorded']['episodes']} kept, {setup['recorded']['failed']} "
+        f"failed (at most {args.demos} per task); KB: {kb['nodes']} nodes, {kb['edges']} edges, "
+        f"{kb['traces']} traces"
+    )
     bench.save()
     return 0
 
