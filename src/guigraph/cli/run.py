@@ -44,9 +44,26 @@ def run(
         typer.Option(
             "--task",
             help="A task id of the world (a SimPhone template id, see `guigraph sim tasks`; "
-            "success is checked) or an instruction in words (nothing can check it).",
+            "a task of --tasks FILE; success is checked) or an instruction in words (nothing "
+            "can check it).",
         ),
     ],
+    tasks: Annotated[
+        Path | None,
+        typer.Option(
+            "--tasks",
+            help="Web: a task file (TOML) naming each task's start page, wordings, parameters "
+            "and checks; --task names one of them (docs/web.md).",
+        ),
+    ] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Web: a task parameter NAME=VALUE (repeatable); a secret (a password) too, "
+            "typed where the recording says {NAME} and never written.",
+        ),
+    ] = None,
     env: Annotated[
         str, typer.Option("--env", help=f"World to act in: {', '.join(_world_names())}.")
     ] = "simphone",
@@ -118,6 +135,7 @@ def run(
         settings = world_options(env, device, version, skin, serial, env_option or [])
         if allow_origin:
             settings["allow_origins"] = confined_to(env, allow_origin)
+        settings.update(task_options(env, tasks, param or []))
         world: Env = make(env, **settings)
     except (GuigraphError, ValueError) as exc:  # a world may fail to start (no device)
         raise _fail(str(exc)) from exc
@@ -168,7 +186,8 @@ def run(
     if verdict is None:
         typer.echo("success: unknown (this world has no checker for this task)")
     else:
-        typer.echo(f"success: {'yes' if verdict.success else 'no'} (the world's checker)")
+        why = f": {verdict.detail}" if verdict.detail and not verdict.success else ""
+        typer.echo(f"success: {'yes' if verdict.success else 'no'} (the world's checker{why})")
     if out is not None:
         _write_outcome(out, success)
         typer.echo(f"trajectory: {out}")
@@ -211,6 +230,21 @@ def confined_to(env: str, origins: list[str]) -> list[str]:
     for origin in origins:
         parse_rule(origin)  # a malformed one is refused before a browser starts
     return origins
+
+
+def task_options(env: str, tasks: Path | None, params: list[str]) -> dict[str, Any]:
+    """``--tasks`` and ``--param`` as the web world's options (other worlds have neither)."""
+    if tasks is None and not params:
+        return {}
+    if env != "web":
+        raise ValueError(f"--tasks and --param are options of --env web, not --env {env}")
+    given: dict[str, str] = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--param takes NAME=VALUE, got {item.split('=')[0]!r}")
+        given[key.strip()] = value
+    return {"params": given, **({"tasks": str(tasks)} if tasks is not None else {})}
 
 
 def _write_outcome(out: Path, success: bool | None) -> None:

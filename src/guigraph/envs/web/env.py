@@ -32,12 +32,13 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.envs.conventions import WEB, Conventions
-from guigraph.envs.web import dom, miniwob
+from guigraph.envs.web import checks, dom, miniwob, taskfile
 from guigraph.envs.web.browser import Browser
 from guigraph.envs.web.dialogs import Dialog, DialogDesk, overlay
 from guigraph.envs.web.origins import Origins, parse_rule
@@ -70,7 +71,9 @@ class WebEnv(Env):
     """A browser world. ``executable``: the Chromium to drive (default ``/usr/bin/chromium``
     or ``GUIGRAPH_CHROMIUM``); ``timeout``: seconds a page may take to load or respond;
     ``secrets``: values typed for ``{name}`` (passwords), never shown to the team;
-    ``allow_origins``: places every task may visit besides its own (``envs.web.origins``)."""
+    ``allow_origins``: places every task may visit besides its own (``envs.web.origins``);
+    ``tasks``: a task file (``envs.web.taskfile``) whose task names ``make_task`` takes, with
+    ``params`` (``--param``) fixing parameters and giving secrets."""
 
     action_space = frozenset(ActionType) - {ActionType.PRESS_HOME, ActionType.PRESS_RECENT}
 
@@ -83,6 +86,8 @@ class WebEnv(Env):
         start_url: str = "about:blank",
         secrets: Mapping[str, str] | None = None,
         allow_origins: Sequence[str] = (),
+        tasks: str | Path | None = None,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         if timeout <= 0:
             raise ConfigError(f"timeout must be > 0 seconds, got {timeout}")
@@ -99,6 +104,11 @@ class WebEnv(Env):
         self.allowed = tuple(parse_rule(origin) for origin in allow_origins)
         self.origins = Origins.for_task(start_url, self.allowed)
         self._refused: str | None = None  # a page left this step for being outside the task
+        self.task_file = taskfile.load(tasks) if tasks is not None else None
+        self.params: dict[str, str] = {str(k): str(v) for k, v in (params or {}).items()}
+        if self.task_file is None:  # no file declares them: each is a secret to type
+            self.secrets.update(self.params)
+        self._drawn: dict[str, taskfile.Drawn] = {}  # tasks made from the file, by task id
         self.task: Task | None = None
         self._context: Any = None
         self._page: Any = None
@@ -115,9 +125,12 @@ class WebEnv(Env):
         return WEB
 
     def make_task(self, spec: str, seed: int) -> Task:
-        """``miniwob/<name>`` (seeded: the page makes the instruction), a URL to start from,
-        or a free instruction on the start page."""
+        """A task of the task file by name (seeded: its parameters), ``miniwob/<name>``
+        (seeded: the page makes the instruction), a URL to start from, or a free instruction
+        on the start page."""
         text = spec.strip()
+        if self.task_file is not None:
+            return self.add_task(self.task_file.draw(text, seed, self.params))
         if miniwob.is_miniwob(text):
             name = miniwob.name_of(text)
             url = miniwob.task_url(name)
@@ -127,6 +140,11 @@ class WebEnv(Env):
         if text.startswith(_SCHEMES):
             return Task(task_id=f"url/{seed}", instruction=f"Open {text}", params={"url": text})
         return super().make_task(spec, seed)
+
+    def add_task(self, drawn: taskfile.Drawn) -> Task:
+        """Make a task drawn from a task file known to this world (its checks, its secrets)."""
+        self._drawn[drawn.task.task_id] = drawn
+        return drawn.task
 
     def reset(self, task: Task, seed: int) -> Observation:
         self.task = task
@@ -173,6 +191,9 @@ class WebEnv(Env):
         return StepResult(observation, done=done, info=info, error=error)
 
     def evaluate(self) -> Evaluation | None:
+        drawn = self._drawn_task()
+        if drawn is not None:
+            return checks.evaluate(drawn.spec.checks, drawn.values, drawn.secrets, self._final())
         if self.task is None or not self.task.params.get("miniwob") or self._page is None:
             return None
         try:
@@ -182,6 +203,22 @@ class WebEnv(Env):
         if not state.done:
             return Evaluation(False, 0.0, "the episode has not ended (no reward yet)")
         return Evaluation(state.reward > 0, state.reward, state.reason)
+
+    def _drawn_task(self) -> taskfile.Drawn | None:
+        if self.task is None or taskfile.TASK_KEY not in self.task.params:
+            return None
+        return self._drawn.get(self.task.task_id)
+
+    def _final(self) -> checks.FinalPage | None:
+        """The page the team ended on, for a task file's page checks."""
+        page = self._page
+        if page is None or page.is_closed():
+            return None
+        try:
+            text = "\n".join(frame.evaluate(_TEXT_JS) for frame in page.frames)
+        except Exception:
+            text = ""
+        return checks.FinalPage(page.url, text, lambda css: page.locator(css).count())
 
     def close(self) -> None:
         self._context = self._page = self._activity = None
@@ -373,11 +410,13 @@ class WebEnv(Env):
     def _with_secrets(self, text: str) -> tuple[str, str | None]:
         """``text`` with each ``{name}`` of a known secret filled in; a text that is only
         an unknown placeholder (a recorded password) names the secret it needs."""
+        drawn = self._drawn_task()
+        known = {**self.secrets, **(drawn.secrets if drawn is not None else {})}
         core = _KEY_RUNS.sub("", text)
         whole = SECRET.fullmatch(core)
-        if whole and whole.group(1) not in self.secrets:
+        if whole and whole.group(1) not in known:
             return text, whole.group(1)
-        return SECRET.sub(lambda m: self.secrets.get(m.group(1), m.group(0)), text), None
+        return SECRET.sub(lambda m: known.get(m.group(1), m.group(0)), text), None
 
     def _scroll(self, action: Action) -> str | None:
         width, height = self._size()
@@ -512,6 +551,9 @@ class WebEnv(Env):
             Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
             self._blank = buffer.getvalue()
         return Observation(ScreenSize(width, height), screenshot=self._blank, elements=())
+
+
+_TEXT_JS = "() => document.body ? document.body.innerText : ''"
 
 
 def _as_url(target: str) -> str | None:
