@@ -187,7 +187,7 @@ def run(
         typer.echo("success: unknown (this world has no checker for this task)")
     else:
         why = f": {verdict.detail}" if verdict.detail and not verdict.success else ""
-        typer.echo(f"success: {'yes' if verdict.success else 'no'} (the world's checker{why})")
+        typer.echo(f"success: {'yes' if verdict.success else 'no'} (the world's checker){why}")
     if out is not None:
         _write_outcome(out, success)
         typer.echo(f"trajectory: {out}")

@@ -150,7 +150,7 @@ def test_run_a_task_of_a_file_the_checks_decide(tmp_path: Path, site: str) -> No
     path = _write(tmp_path, GOOD.replace("http://127.0.0.1:9", site))
     code, output = _run(path, "--param", "password=pw", "--max-steps", "2")
     assert code == 0, output
-    assert "success: no (the world's checker: check 1 failed: url" in output
+    assert "success: no (the world's checker): check 1 failed: url" in output
     assert "Traceback" not in output and "pw" not in output.replace("password", "")
     assert pids_of_process(os.getpid()) == [], "a Chromium outlived the run"
 
@@ -168,7 +168,7 @@ def test_bad_input_is_one_clear_line_and_no_browser_is_left(tmp_path: Path, site
         "no site": (GOOD.replace("http://127.0.0.1:9", dead), "the page did not load"),
         "check cannot run": (
             GOOD.replace("http://127.0.0.1:9", site).replace('"{base}/done"', f'"{dead}/x"'),
-            "success: no (the world's checker: check 1 failed",  # the URL check fails first
+            "success: no (the world's checker): check 1 failed",  # the URL check fails first
         ),
     }
     for name, (text, expected) in cases.items():
@@ -192,5 +192,5 @@ def test_a_page_that_opens_a_dialog_on_every_load_ends_with_a_reason(
     text = GOOD.replace("http://127.0.0.1:9", site).replace('"{base}/login"', '"{base}/nagging"')
     code, output = _run(_write(tmp_path, text), "--param", "password=pw", "--max-steps", "12")
     assert code == 0 and "success: no" in output, output
-    assert "Traceback" not in output
+    assert "Traceback" not in output, output
     assert pids_of_process(os.getpid()) == [], "a Chromium outlived the run"
