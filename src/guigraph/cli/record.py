@@ -17,7 +17,9 @@ def record(
         str, typer.Option("--instruction", help="What the person is doing (the task's words).")
     ],
     out: Annotated[Path, typer.Option("--out", help="Folder to write (GUIOdyssey layout).")],
-    env: Annotated[str, typer.Option("--env", help="The world: android or desktop.")] = "android",
+    env: Annotated[
+        str, typer.Option("--env", help="The world: android, desktop or web.")
+    ] = "android",
     app: Annotated[
         str | None,
         typer.Option("--app", help="desktop: the application to record in (its desktop entry)."),
@@ -26,6 +28,13 @@ def record(
         str | None,
         typer.Option("--task", help="desktop: a suite task to set up (files, apps) and record."),
     ] = None,
+    url: Annotated[
+        str | None, typer.Option("--url", help="web: the page the person starts on.")
+    ] = None,
+    headless: Annotated[
+        bool,
+        typer.Option("--headless", help="web: no window (the person's input comes over CDP)."),
+    ] = False,
     serial: Annotated[
         str | None, typer.Option("--serial", help="The device (default: the only one).")
     ] = None,
@@ -43,9 +52,13 @@ def record(
     if env == "desktop":
         _record_desktop(instruction, out, app, task, category)
         return
+    if env == "web":
+        _record_web(instruction, out, url, headless, category)
+        return
     if env != "android":
         typer.echo(
-            f"error: recording a person needs --env android or desktop, not {env!r}", err=True
+            f"error: recording a person needs --env android, desktop or web, not {env!r}",
+            err=True,
         )
         raise typer.Exit(2)
     try:
@@ -106,3 +119,37 @@ def _announce(display: str) -> None:
         f"recording on display {display} (watch and act there, e.g. x11vnc -display {display} "
         "and a VNC viewer): do the task, then press Ctrl-C"
     )
+
+
+def _record_web(
+    instruction: str, out: Path, url: str | None, headless: bool, category: str
+) -> None:
+    from guigraph.envs.web.env import WebEnv
+    from guigraph.envs.web.recorder import WebPersonRecorder
+    from guigraph.errors import GuigraphError
+
+    if not url:
+        typer.echo("error: --env web needs --url (the page to start on)", err=True)
+        raise typer.Exit(2)
+    world: WebEnv | None = None
+    try:
+        world = WebEnv(headless=headless)
+        recorder = WebPersonRecorder(world, url, instruction, out, category=category)
+        recording = recorder.run(on_ready=lambda: _ready(url))
+    except (GuigraphError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        if world is not None:
+            world.close()
+    if recording.path is None:
+        typer.echo("nothing was done in the browser: no episode written")
+        return
+    typer.echo(
+        f"{out}: episode {recording.episode_id}, {len(recording.actions)} actions "
+        f"({', '.join(a.type.value for a in recording.actions)})"
+    )
+
+
+def _ready(url: str) -> None:
+    typer.echo(f"recording {url}: do the task in the browser, then close it or press Ctrl-C")

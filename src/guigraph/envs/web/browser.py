@@ -13,6 +13,7 @@ import atexit
 import contextlib
 import itertools
 import os
+import shlex
 import shutil
 import weakref
 from pathlib import Path
@@ -32,6 +33,9 @@ LAUNCH_ARGS = (
     "--disable-component-update",
     "--disable-sync",
 )
+
+#: More switches for Chromium (a proxy, a remote debugging port), as a shell would split them.
+EXTRA_ARGS_VAR = "GUIGRAPH_CHROMIUM_ARGS"
 
 _counter = itertools.count()
 _OPEN: weakref.WeakSet[Browser] = weakref.WeakSet()
@@ -98,6 +102,7 @@ class Browser:
             return self._browser
         self.close()
         args = [a for a in LAUNCH_ARGS if self.headless or a != "--headless"]
+        args += shlex.split(os.environ.get(EXTRA_ARGS_VAR, ""))
         args.append(f"--guigraph-owner={self.tag}")
         try:
             playwright = _Driver.acquire()

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -118,6 +118,7 @@ class WebEnv(Env):
         self._primed: tuple[str, int] | None = None  # a task page already started by make_task
         self._last: Observation | None = None
         self._blank: bytes | None = None
+        self._context_hooks: list[Callable[[Any], None]] = []
 
     # The Env interface --------------------------------------------------------------------
     @property
@@ -225,6 +226,27 @@ class WebEnv(Env):
         self._opened.clear()
         self.browser.close()
 
+    # Recording a person (``envs.web.recorder``) ----------------------------------------------
+    def on_new_context(self, hook: Callable[[Any], None]) -> None:
+        """Call ``hook`` with each browser context this world opens, before its first page
+        (a recorder puts its listeners in every page that way)."""
+        self._context_hooks.append(hook)
+
+    @property
+    def page(self) -> Any:
+        """The page the world acts on and observes (Playwright's ``Page``), or None."""
+        return self._page
+
+    def use_page(self, page: Any) -> None:
+        """Act on and observe ``page`` (another tab of the same context) from now on."""
+        if page is not self._page:
+            self._use_page(page)
+
+    def capture(self) -> Observation:
+        """The current page once settled, as an observation (no action taken)."""
+        self._settle(started_action=False)
+        return self._observe()
+
     # Pages ---------------------------------------------------------------------------------
     def _new_page(self, viewport: tuple[int, int]) -> Any:
         if self._context is not None:
@@ -235,6 +257,8 @@ class WebEnv(Env):
         self._context = self.browser.new_context(*viewport)
         self._context.set_default_timeout(self.timeout_ms)
         self._context.on("page", self._on_new_tab)
+        for hook in self._context_hooks:
+            hook(self._context)
         self._use_page(self._context.new_page())
         self._opened.clear()
         return self._page

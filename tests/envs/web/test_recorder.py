@@ -1,0 +1,263 @@
+"""`guigraph record --env web`: a person's real input (CDP mouse and keyboard events on the same
+Chromium) becomes an episode holding every action in order, with the screen before each; a
+password typed is the parameter {password} and nowhere in clear in the folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from guigraph.envs.web.browser import EXTRA_ARGS_VAR, chromium_path
+
+from .conftest import pids_of_process
+from .site import serve
+
+SECRET = "Tr0ub4dor&3-unique"
+
+START = """<html><head><title>Start</title></head><body style="margin:0">
+<form method="post" action="/login" style="padding:20px">
+  <label>User <input id="user" name="u" style="width:300px"></label><br><br>
+  <label>Password <input id="pw" name="p" type="password" style="width:300px"></label><br><br>
+  <label>Summary <input id="summary" name="s" value="old text" style="width:300px"></label><br><br>
+  <label>Colour <select id="colour" name="c"><option>red</option><option>green</option>
+  <option>blue</option></select></label><br><br>
+  <button id="go" type="button" onclick="document.title='clicked'">Check</button>
+  <span id="host"></span>
+</form>
+<iframe id="frame" srcdoc="<button id='inner' style='width:200px;height:40px'>Inside</button>"
+  style="position:absolute;left:600px;top:40px;width:300px;height:100px;border:0"></iframe>
+<div style="height:700px"></div><a id="next" href="/next">Next page</a>
+<script>
+  const root = document.getElementById('host').attachShadow({ mode: 'open' });
+  root.innerHTML = '<button id="shadowed" style="width:160px;height:30px">Shadowed</button>';
+</script></body></html>"""
+NEXT = """<html><head><title>Next</title></head><body>
+<p>Second page</p><input id="search" style="margin:20px;width:300px"></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with serve({"/start": START, "/next": NEXT, "/done": "<p>done</p>"}) as (base, _posted):
+        yield base
+
+
+def _devtools_port(recorder_pid: int, deadline: float) -> int:
+    """The remote debugging port of the Chromium the recorder launched."""
+    while time.monotonic() < deadline:
+        for pid in pids_of_process(recorder_pid):
+            try:
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            for arg in argv:
+                if arg.startswith(b"--user-data-dir="):
+                    port_file = Path(arg.split(b"=", 1)[1].decode()) / "DevToolsActivePort"
+                    if port_file.is_file() and port_file.read_text().strip():
+                        return int(port_file.read_text().split()[0])
+        time.sleep(0.1)
+    raise AssertionError("the recorder's Chromium never opened its debugging port")
+
+
+def _start(site: str, out: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, EXTRA_ARGS_VAR: "--remote-debugging-port=0"}
+    command = [
+        sys.executable, "-m", "guigraph", "record", "--env", "web", "--url", f"{site}/start",
+        "--instruction", "Log in as olga and look at the next page", "--out", str(out),
+        "--headless",
+    ]  # fmt: skip
+    # A session of its own: a signal sent to the recorder reaches it alone (and its browser
+    # must go down with it all the same).
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    line = proc.stdout.readline()
+    assert line.startswith("recording"), (line, proc.stderr.read())
+    return proc
+
+
+def _read_episode(out: Path) -> dict[str, Any]:
+    annotations = list((out / "annotations").glob("*.json"))
+    assert len(annotations) == 1, annotations
+    return dict(json.loads(annotations[0].read_text()))
+
+
+def _stop(proc: subprocess.Popen[str], how: signal.Signals | None) -> str:
+    try:
+        if how is not None:
+            proc.send_signal(how)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, stderr
+    assert "Traceback" not in stderr, stderr
+    assert pids_of_process(proc.pid) == [], "the recorder left a Chromium behind"
+    return stdout
+
+
+def test_a_person_in_the_browser_is_recorded_action_by_action(site: str, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    chromium_path()
+    out = tmp_path / "episodes"
+    proc = _start(site, out)
+    try:
+        port = _devtools_port(proc.pid, time.monotonic() + 20)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+            page = next(p for c in browser.contexts for p in c.pages if p.url.endswith("/start"))
+            person = Person(page)
+            person.click("#user")
+            person.type("olgx")  # a slip, corrected: one typing all the same
+            person.key("Backspace")
+            person.type("a")
+            person.click("#pw")
+            person.type(SECRET)
+            person.key("Tab")
+            person.click("#summary")  # prefilled: the person selects it all and overtypes
+            person.key("Control+a")
+            person.type("new text")
+            person.click("#colour")
+            person.key("ArrowDown")
+            person.key("Enter")
+            person.click("#go")
+            person.click_inner_frame()
+            person.click("#shadowed")
+            person.wheel(500)
+            person.click("#next")
+            person.click("#search")
+            person.type("orchids")
+            person.key("Enter")
+            time.sleep(3)  # a while later, the person goes back, then types an address
+            page.go_back()
+            time.sleep(3)
+            page.goto(f"{site}/done")
+            time.sleep(1)
+            page.close()  # the person closes the window: the recording ends
+            browser.close()
+    finally:
+        stdout = _stop(proc, None)
+    assert "19 actions" in stdout, stdout
+    episode = _read_episode(out)
+    steps = episode["steps"]
+    assert [(s["action"], s["info"] if isinstance(s["info"], str) else "") for s in steps] == [
+        ("CLICK", ""), ("TEXT", "olga"),
+        ("CLICK", ""), ("TEXT", "{password}\t"),
+        ("CLICK", ""), ("LONG_PRESS", ""), ("TEXT", "new text"),
+        ("CLICK", ""), ("TEXT", "green"),
+        ("CLICK", ""), ("CLICK", ""), ("CLICK", ""),
+        ("SCROLL", ""), ("CLICK", ""),
+        ("CLICK", ""), ("TEXT", "orchids\n"),
+        ("CLICK", "KEY_BACK"), ("OPEN_APP", f"{site}/done"), ("COMPLETE", ""),
+    ]  # fmt: skip
+    # Each click lands on what the screen before it showed there.
+    clicked = {0: "user", 2: "pw", 4: "summary", 7: "colour", 9: "go", 13: "Next page"}
+    for index, name in clicked.items():
+        step = steps[index]
+        x, y = step["info"][0]
+        under = [
+            e for e in step["ui_elements"]
+            if e["bbox"][0] <= x <= e["bbox"][2] and e["bbox"][1] <= y <= e["bbox"][3]
+        ]  # fmt: skip
+        assert any(name in (e.get("resource_id", ""), e.get("text", "")) for e in under), (
+            index, name, under,
+        )  # fmt: skip
+    # The screen before an action is the one the person saw: the typing after the link shows
+    # the second page, the click on the link the scrolled first one.
+    assert steps[14]["activity"].endswith("/next") and steps[13]["activity"].endswith("/start")
+    assert steps[17]["activity"].endswith("/start")  # back on the first page, then the address
+    for step in steps:
+        assert (out / "screenshots" / step["screenshot"]).is_file()
+    # The password is a parameter, and nowhere in clear.
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_ctrl_c_keeps_the_episode_however_the_recorder_was_launched(
+    site: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    out = tmp_path / "episodes"
+    proc = _start(site, out)
+    try:
+        port = _devtools_port(proc.pid, time.monotonic() + 20)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+            page = next(p for c in browser.contexts for p in c.pages if p.url.endswith("/start"))
+            Person(page).click("#go")
+            browser.close()
+    finally:
+        stdout = _stop(proc, signal.SIGINT)
+    assert "2 actions (click, complete)" in stdout, stdout
+    assert [s["action"] for s in _read_episode(out)["steps"]] == ["CLICK", "COMPLETE"]
+
+
+def test_a_site_that_does_not_answer_is_one_clear_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from guigraph.cli.main import app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    result = CliRunner().invoke(
+        app,
+        ["record", "--env", "web", "--url", dead, "--instruction", "x", "--out",
+         str(tmp_path), "--headless"],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "the page did not load" in result.output and "Traceback" not in result.output
+    assert pids_of_process(os.getpid()) == [], "a Chromium outlived the failed recording"
+
+
+class Person:
+    """Real input through CDP (Input.dispatchMouseEvent / dispatchKeyEvent / insertText), with
+    the pauses a person makes between actions."""
+
+    def __init__(self, page: Any, pause_s: float = 0.5) -> None:
+        self.page, self.pause_s = page, pause_s
+
+    def _rest(self) -> None:
+        time.sleep(self.pause_s)
+
+    def _centre(self, selector: str) -> tuple[float, float]:
+        box = self.page.locator(selector).bounding_box()
+        assert box is not None, selector
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def click(self, selector: str) -> None:
+        self.page.mouse.click(*self._centre(selector))
+        self._rest()
+
+    def click_inner_frame(self) -> None:
+        box = self.page.frame_locator("#frame").locator("#inner").bounding_box()
+        self.page.mouse.click(box["x"] + 10, box["y"] + 10)
+        self._rest()
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text, delay=30)
+        self._rest()
+
+    def key(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self._rest()
+
+    def wheel(self, dy: float) -> None:
+        self.page.mouse.move(400, 400)
+        self.page.mouse.wheel(0, dy)
+        self._rest()
