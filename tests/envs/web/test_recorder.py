@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from guigraph.data.odyssey import read_episode
 from guigraph.envs.web.browser import EXTRA_ARGS_VAR, chromium_path
 
 from .conftest import pids_of_process
@@ -181,6 +182,10 @@ def test_a_person_in_the_browser_is_recorded_action_by_action(site: str, tmp_pat
     assert steps[17]["activity"].endswith("/start")  # back on the first page, then the address
     for step in steps:
         assert (out / "screenshots" / step["screenshot"]).is_file()
+    # `guigraph build` reads it as it reads any GUIOdyssey episode.
+    annotation = next((out / "annotations").glob("*.json"))
+    read = read_episode(annotation, out / "screenshots")
+    assert [s.action.type.value for s in read.steps][:2] == ["click", "type"]
     # The password is a parameter, and nowhere in clear.
     for path in out.rglob("*"):
         if path.is_file():

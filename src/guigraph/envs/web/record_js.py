@@ -23,17 +23,19 @@ RECORD_JS = r"""
       if (tries < 50) setTimeout(() => send(event, tries + 1), 20);
       return;
     }
-    try { window.__guigraphRecord(event); } catch (e) { /* the recording ended */ }
+    try { window.__guigraphRecord({ t: Date.now(), ...event }); } catch (e) { /* ended */ }
   };
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   const E = Element.prototype;
   const tagOf = (el) => getter(E, 'tagName').call(el).toLowerCase();
   const attr = (el, name) => E.getAttribute.call(el, name);
+  // Elements are told apart by a number in their document, and documents by a token.
+  const doc = Math.random().toString(36).slice(2);
   const ids = new WeakMap();
   let nextId = 1;
   const idOf = (el) => {
     if (!ids.has(el)) ids.set(el, nextId++);
-    return ids.get(el);
+    return `${doc}/${ids.get(el)}`;
   };
   const realTarget = (event) => {
     const path = event.composedPath();
@@ -68,7 +70,7 @@ RECORD_JS = r"""
   };
   const field = (el) => {
     if (!(el instanceof Element)) {
-      return { field: 0, kind: '', secret: false, value: '', x: 0, y: 0 };
+      return { field: '', kind: '', secret: false, value: '', x: 0, y: 0 };
     }
     const kind = fieldKind(el);
     const secret = isSecret(el);

@@ -100,7 +100,7 @@ class PageEvent:
 class FieldVisit:
     """The person typing in one field: what it held when they began, and holds now."""
 
-    key: tuple[int, int]  # (frame, field number in that frame)
+    key: tuple[int, str]  # (frame, the field's token in its document)
     before: Observation
     at: Point
     initial: str
@@ -119,7 +119,7 @@ class WebPersonRecorder:
         url: str,
         instruction: str,
         out: Path,
-        category: str = "Web",
+        category: str = "General_Tool",
         idle_s: float = 0.3,
     ) -> None:
         if not instruction.strip():
@@ -218,7 +218,11 @@ class WebPersonRecorder:
             raise
         except Exception:
             return  # the page was between documents: the next pause captures it
-        if len(self._events) == seen:  # the person did not act while it was taken
+        taken_at = time.time()
+        # Events that came in meanwhile: the capture is the screen before them only if they
+        # happened after it was taken (the page stamps each event with its time).
+        meanwhile = list(self._events)[seen:]
+        if all(float(e.data.get("t", 0)) / 1000 >= taken_at for e in meanwhile):
             self._before = self._captured(observation)
             self._pending = False
 
@@ -277,7 +281,8 @@ class WebPersonRecorder:
     def _click(self, event: PageEvent) -> None:
         target = event.field
         visit = self._visit
-        if visit is not None and self._field_key(event, target) == visit.key:
+        inside = target.get("kind") in ("text", "multiline")
+        if inside and visit is not None and self._field_key(event, target) == visit.key:
             return  # a click inside the field being typed in: part of the typing
         self._flush_typing()
         point = self._point(event, float(event.data["x"]), float(event.data["y"]))
@@ -334,6 +339,8 @@ class WebPersonRecorder:
         person did just before led to it (they typed an address, or went back)."""
         if not event.data.get("top") or event.page is None:
             return
+        if event.page is self.env.page:
+            self._flush_typing()  # a new document: the field typed in is gone
         now = event.at
         caused = now - max(self._acted_at, self._loaded_at) < CAUSE_S
         self._loaded_at = now
@@ -349,8 +356,8 @@ class WebPersonRecorder:
             self._add(Action.open_app(str(event.data.get("url", ""))))
 
     # Typing --------------------------------------------------------------------------------
-    def _field_key(self, event: PageEvent, target: dict[str, Any]) -> tuple[int, int]:
-        return (id(event.frame), int(target.get("field", 0)))
+    def _field_key(self, event: PageEvent, target: dict[str, Any]) -> tuple[int, str]:
+        return (id(event.frame), str(target.get("field", "")))
 
     def _visit_of(self, event: PageEvent, target: dict[str, Any]) -> FieldVisit:
         key = self._field_key(event, target)
