@@ -8,8 +8,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +16,13 @@ from typing import Any
 import pytest
 
 from guigraph.data.odyssey import read_episode
-from guigraph.envs.web.browser import EXTRA_ARGS_VAR, chromium_path
+from guigraph.envs.web.browser import chromium_path
+from guigraph.envs.web.cdp_person import Person, RecorderRun, browser_pids, connected, recorder
 
 from .conftest import pids_of_process
 from .site import serve
+
+INSTRUCTION = "Log in as olga and look at the next page"
 
 SECRET = "Tr0ub4dor&3-unique"
 
@@ -52,94 +53,45 @@ def site() -> Iterator[str]:
         yield base
 
 
-def _devtools_port(recorder_pid: int, deadline: float) -> int:
-    """The remote debugging port of the Chromium the recorder launched."""
-    while time.monotonic() < deadline:
-        for pid in pids_of_process(recorder_pid):
-            try:
-                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            for arg in argv:
-                if arg.startswith(b"--user-data-dir="):
-                    port_file = Path(arg.split(b"=", 1)[1].decode()) / "DevToolsActivePort"
-                    if port_file.is_file() and port_file.read_text().strip():
-                        return int(port_file.read_text().split()[0])
-        time.sleep(0.1)
-    raise AssertionError("the recorder's Chromium never opened its debugging port")
-
-
-def _start(site: str, out: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, EXTRA_ARGS_VAR: "--remote-debugging-port=0"}
-    command = [
-        sys.executable, "-m", "guigraph", "record", "--env", "web", "--url", f"{site}/start",
-        "--instruction", "Log in as olga and look at the next page", "--out", str(out),
-        "--headless",
-    ]  # fmt: skip
-    # A session of its own: a signal sent to the recorder reaches it alone (and its browser
-    # must go down with it all the same).
-    proc = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        start_new_session=True,
-    )  # fmt: skip
-    assert proc.stdout is not None and proc.stderr is not None
-    line = proc.stdout.readline()
-    assert line.startswith("recording"), (line, proc.stderr.read())
-    return proc
-
-
 def _read_episode(out: Path) -> dict[str, Any]:
     annotations = list((out / "annotations").glob("*.json"))
     assert len(annotations) == 1, annotations
     return dict(json.loads(annotations[0].read_text()))
 
 
-def _stop(proc: subprocess.Popen[str], how: signal.Signals | None) -> str:
-    try:
-        if how is not None:
-            proc.send_signal(how)
-        stdout, stderr = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, stderr
-    assert "Traceback" not in stderr, stderr
-    assert pids_of_process(proc.pid) == [], "the recorder left a Chromium behind"
-    return stdout
+def _stopped_cleanly(run: RecorderRun) -> None:
+    assert run.process.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert browser_pids(run.process.pid) == [], "the recorder left a Chromium behind"
 
 
 def test_a_person_in_the_browser_is_recorded_action_by_action(site: str, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     chromium_path()
     out = tmp_path / "episodes"
-    proc = _start(site, out)
-    try:
-        port = _devtools_port(proc.pid, time.monotonic() + 20)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
-            page = next(p for c in browser.contexts for p in c.pages if p.url.endswith("/start"))
-            person = Person(page)
-            person.click("#user")
+    with recorder(f"{site}/start", INSTRUCTION, out, stop_with=None) as run:  # noqa: SIM117
+        with connected(run.port, "/start") as page:
+            person = Person(page, pause_s=0.5)
+            person.click(page.locator("#user"))
             person.type("olgx")  # a slip, corrected: one typing all the same
             person.key("Backspace")
             person.type("a")
-            person.click("#pw")
+            person.click(page.locator("#pw"))
             person.type(SECRET)
             person.key("Tab")
-            person.click("#summary")  # prefilled: the person selects it all and overtypes
+            person.click(
+                page.locator("#summary")
+            )  # prefilled: the person selects it all and overtypes
             person.key("Control+a")
             person.type("new text")
-            person.click("#colour")
+            person.click(page.locator("#colour"))
             person.key("ArrowDown")
             person.key("Enter")
-            person.click("#go")
-            person.click_inner_frame()
-            person.click("#shadowed")
+            person.click(page.locator("#go"))
+            person.click(page.frame_locator("#frame").locator("#inner"))
+            person.click(page.locator("#shadowed"))
             person.wheel(500)
-            person.click("#next")
-            person.click("#search")
+            person.click(page.locator("#next"))
+            person.click(page.locator("#search"))
             person.type("orchids")
             person.key("Enter")
             time.sleep(3)  # a while later, the person goes back, then types an address
@@ -148,10 +100,8 @@ def test_a_person_in_the_browser_is_recorded_action_by_action(site: str, tmp_pat
             page.goto(f"{site}/done")
             time.sleep(1)
             page.close()  # the person closes the window: the recording ends
-            browser.close()
-    finally:
-        stdout = _stop(proc, None)
-    assert "19 actions" in stdout, stdout
+    _stopped_cleanly(run)
+    assert "19 actions" in run.stdout, run.stdout
     episode = _read_episode(out)
     steps = episode["steps"]
     assert [(s["action"], s["info"] if isinstance(s["info"], str) else "") for s in steps] == [
@@ -195,20 +145,12 @@ def test_a_person_in_the_browser_is_recorded_action_by_action(site: str, tmp_pat
 def test_ctrl_c_keeps_the_episode_however_the_recorder_was_launched(
     site: str, tmp_path: Path
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     out = tmp_path / "episodes"
-    proc = _start(site, out)
-    try:
-        port = _devtools_port(proc.pid, time.monotonic() + 20)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
-            page = next(p for c in browser.contexts for p in c.pages if p.url.endswith("/start"))
-            Person(page).click("#go")
-            browser.close()
-    finally:
-        stdout = _stop(proc, signal.SIGINT)
-    assert "2 actions (click, complete)" in stdout, stdout
+    with recorder(f"{site}/start", INSTRUCTION, out, stop_with=signal.SIGINT) as run:  # noqa: SIM117
+        with connected(run.port, "/start") as page:
+            Person(page, pause_s=0.5).click(page.locator("#go"))
+    _stopped_cleanly(run)
+    assert "2 actions (click, complete)" in run.stdout, run.stdout
     assert [s["action"] for s in _read_episode(out)["steps"]] == ["CLICK", "COMPLETE"]
 
 
@@ -228,41 +170,3 @@ def test_a_site_that_does_not_answer_is_one_clear_line(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "the page did not load" in result.output and "Traceback" not in result.output
     assert pids_of_process(os.getpid()) == [], "a Chromium outlived the failed recording"
-
-
-class Person:
-    """Real input through CDP (Input.dispatchMouseEvent / dispatchKeyEvent / insertText), with
-    the pauses a person makes between actions."""
-
-    def __init__(self, page: Any, pause_s: float = 0.5) -> None:
-        self.page, self.pause_s = page, pause_s
-
-    def _rest(self) -> None:
-        time.sleep(self.pause_s)
-
-    def _centre(self, selector: str) -> tuple[float, float]:
-        box = self.page.locator(selector).bounding_box()
-        assert box is not None, selector
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-    def click(self, selector: str) -> None:
-        self.page.mouse.click(*self._centre(selector))
-        self._rest()
-
-    def click_inner_frame(self) -> None:
-        box = self.page.frame_locator("#frame").locator("#inner").bounding_box()
-        self.page.mouse.click(box["x"] + 10, box["y"] + 10)
-        self._rest()
-
-    def type(self, text: str) -> None:
-        self.page.keyboard.type(text, delay=30)
-        self._rest()
-
-    def key(self, key: str) -> None:
-        self.page.keyboard.press(key)
-        self._rest()
-
-    def wheel(self, dy: float) -> None:
-        self.page.mouse.move(400, 400)
-        self.page.mouse.wheel(0, dy)
-        self._rest()

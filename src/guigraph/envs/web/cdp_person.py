@@ -29,12 +29,14 @@ from guigraph.errors import EnvError
 READ_S = 0.6
 
 
-@dataclass(frozen=True)
+@dataclass
 class RecorderRun:
-    """A running ``guigraph record --env web`` and what it printed when it stopped."""
+    """A running ``guigraph record --env web`` and, once stopped, what it printed."""
 
     process: subprocess.Popen[str]
     port: int
+    stdout: str = ""
+    stderr: str = ""
 
 
 def browser_pids(recorder_pid: int) -> list[int]:
@@ -72,9 +74,11 @@ def devtools_port(recorder_pid: int, timeout_s: float = 20.0) -> int:
 
 
 @contextmanager
-def recorder(url: str, instruction: str, out: Path) -> Iterator[RecorderRun]:
-    """``guigraph record --env web --headless`` running on ``url``; stopped (SIGTERM) and
-    waited for on leaving, the episode written."""
+def recorder(
+    url: str, instruction: str, out: Path, stop_with: signal.Signals | None = signal.SIGTERM
+) -> Iterator[RecorderRun]:
+    """``guigraph record --env web --headless`` running on ``url``; on leaving, stopped with
+    ``stop_with`` (None: the person closed the window) and waited for, the episode written."""
     command = [
         sys.executable, "-m", "guigraph", "record", "--env", "web", "--url", url,
         "--instruction", instruction, "--out", str(out), "--headless",
@@ -84,14 +88,18 @@ def recorder(url: str, instruction: str, out: Path) -> Iterator[RecorderRun]:
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         start_new_session=True,  # a signal for the recorder reaches it alone
     )  # fmt: skip
+    run: RecorderRun | None = None
     try:
         assert process.stdout is not None and process.stderr is not None
         line = process.stdout.readline()
         if not line.startswith("recording"):
             raise EnvError(f"the recorder did not start: {line}{process.stderr.read()[-2000:]}")
-        yield RecorderRun(process, devtools_port(process.pid))
+        run = RecorderRun(process, devtools_port(process.pid))
+        yield run
     finally:
-        stop_recorder(process, signal.SIGTERM)
+        stdout, stderr = stop_recorder(process, stop_with if run is not None else signal.SIGTERM)
+        if run is not None:
+            run.stdout, run.stderr = stdout, stderr
 
 
 def stop_recorder(process: subprocess.Popen[str], how: signal.Signals | None) -> tuple[str, str]:
