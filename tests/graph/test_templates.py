@@ -29,3 +29,24 @@ def test_a_line_appended_after_a_newline_keeps_the_newline_outside() -> None:
 def test_a_secret_placeholder_is_literal_text() -> None:
     text, slots = _typed("{password}\n", "Log in and create the page garden")
     assert slots == [] and text == "{password}\n"
+
+
+def test_a_tap_on_nothing_is_not_a_step_of_the_workflow() -> None:
+    from guigraph.geometry import BBox
+    from guigraph.graph.build import without_idle_taps
+    from guigraph.types import DeviceInfo, Episode, UIElement
+
+    screen = Observation(
+        ScreenSize(1000, 1000),
+        elements=(UIElement(BBox(0, 0, 200, 50), text="Search", clickable=True),),
+    )
+    actions = [Action.click(900, 900), Action.click(100, 25), Action.click(950, 950)]
+    steps = tuple(Step(i, screen, a) for i, a in enumerate(actions))
+    episode = Episode("e", "Search", "General_Tool", DeviceInfo("d", 1000, 1000), steps)
+    kept = without_idle_taps(episode).steps
+    # the margin click is gone; the last step (the episode's end) stays whatever it is
+    assert [s.action for s in kept] == actions[1:] and [s.index for s in kept] == [0, 1]
+    bare = Episode("e", "Search", "General_Tool", DeviceInfo("d", 1000, 1000),
+                   tuple(Step(i, Observation(ScreenSize(1000, 1000), elements=()), a)
+                         for i, a in enumerate(actions)))  # fmt: skip
+    assert without_idle_taps(bare) == bare  # no UI tree: nothing tells a tap touched nothing

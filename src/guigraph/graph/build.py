@@ -31,8 +31,8 @@ from guigraph.graph.matcher import (
 )
 from guigraph.graph.records import ActionTemplate, Slot, SlotKey, dumps, edge_signature
 from guigraph.graph.screen import ScreenView
-from guigraph.graph.templates import action_template
-from guigraph.types import Action, ActionType, Episode, Observation
+from guigraph.graph.templates import action_template, target_element
+from guigraph.types import Action, ActionType, Episode, Observation, Step
 
 if TYPE_CHECKING:
     from guigraph.ocr import OcrEngine
@@ -145,6 +145,7 @@ class GraphBuilder:
                 f"episode {episode.episode_id} has no action before its end ({ends}): "
                 "nothing to learn from a run that did not act"
             )
+        episode = without_idle_taps(episode) if self.use_ui else episode
         views = self._views(episode)
         judgements = [
             self.judge.judge(views[i], episode.steps[i].action, views[i + 1])
@@ -319,6 +320,27 @@ def _screenshot_problem(observation: Observation) -> str | None:
     if not head.startswith(_IMAGE_MAGIC):
         return f"{where} is not a readable PNG (or JPEG) image"
     return None
+
+
+def without_idle_taps(episode: Episode) -> Episode:
+    """``episode`` without the taps that touched nothing: a person's click on a margin of a
+    screen whose UI tree shows no element there is not a step of the workflow (replayed, it
+    has no target to find). The last step (the episode's end) always stays."""
+    steps = [
+        step for i, step in enumerate(episode.steps)
+        if i == len(episode.steps) - 1 or not _touches_nothing(step)
+    ]  # fmt: skip
+    if len(steps) == len(episode.steps):
+        return episode
+    renumbered = tuple(replace(step, index=i) for i, step in enumerate(steps))
+    return replace(episode, steps=renumbered)
+
+
+def _touches_nothing(step: Step) -> bool:
+    action, elements = step.action, step.observation.elements
+    if action.type not in (ActionType.CLICK, ActionType.LONG_PRESS) or not elements:
+        return False
+    return target_element(elements, action) is None
 
 
 def _in_page_runs(judgements: list[Judgement], n_steps: int) -> list[list[int]]:
