@@ -3,6 +3,7 @@
     .venv/bin/python bench/envs.py                  # simphone, web and android, 60 steps each
     .venv/bin/python bench/envs.py --worlds web --steps 200
     .venv/bin/python bench/envs.py --worlds desktop --steps 40 --figure envs-desktop
+    .venv/bin/python bench/envs.py --worlds dokuwiki     # a DokuWiki page at 1280x800
 
 Every world is made by name through ``guigraph.envs.make`` and driven through the plain Env
 interface with the same seeded mix of actions: a tap on one of the screen's clickable elements,
@@ -41,14 +42,24 @@ WORLDS: dict[str, tuple[str, dict[str, Any]]] = {
     "web": ("miniwob/login-user", {}),
     "android": ("tool.wifi", {}),
     "desktop": ("galculator/product-to-note", {}),
+    "dokuwiki": ("", {"viewport": [1280, 800]}),  # the web world on a private DokuWiki
 }
+#: Worlds measured under a name of their own: the registry name they are made with.
+MADE_AS = {"dokuwiki": "web"}
 
 
 @contextmanager
-def world_backend(name: str) -> Iterator[None]:
-    """What a world needs running: the fake ADB device for ``android``."""
+def world_backend(name: str) -> Iterator[str | None]:
+    """What a world needs running (the fake ADB device for ``android``, the wiki for
+    ``dokuwiki``), and the task spec it sets, if it sets one."""
+    if name == "dokuwiki":
+        from guigraph.envs.web.dokuwiki import DokuWiki
+
+        with DokuWiki(password="bench-envs-pass") as wiki:
+            yield f"{wiki.base_url}/doku.php?id=start"
+        return
     if name != "android":
-        yield
+        yield None
         return
     from guigraph.testing.adb_server import FakeAdbServer
 
@@ -56,7 +67,7 @@ def world_backend(name: str) -> Iterator[None]:
         previous = os.environ.get("ANDROID_ADB_SERVER_PORT")
         os.environ["ANDROID_ADB_SERVER_PORT"] = str(server.port)
         try:
-            yield
+            yield None
         finally:
             if previous is None:
                 os.environ.pop("ANDROID_ADB_SERVER_PORT", None)
@@ -77,7 +88,7 @@ def _action(obs: Observation, rng: random.Random) -> Action:
 
 
 def measure(name: str, task_spec: str, options: dict[str, Any], steps: int, seed: int) -> dict:
-    env: Env = make(name, **options)
+    env: Env = make(MADE_AS.get(name, name), **options)
     rng = random.Random(seed)
     observe: list[float] = []
     act: list[float] = []
@@ -135,8 +146,9 @@ def main() -> None:
     rows = []
     for name in [w.strip() for w in args.worlds.split(",") if w.strip()]:
         spec, options = WORLDS.get(name, (args.task, {}))
-        with world_backend(name):
-            rows.append(measure(name, args.task or spec, options, args.steps, args.seed))
+        with world_backend(name) as set_up:
+            task = args.task or set_up or spec
+            rows.append(measure(name, task, options, args.steps, args.seed))
     for row in rows:
         if args.json:
             print(json.dumps(row))
