@@ -50,3 +50,18 @@ def test_a_tap_on_nothing_is_not_a_step_of_the_workflow() -> None:
                    tuple(Step(i, Observation(ScreenSize(1000, 1000), elements=()), a)
                          for i, a in enumerate(actions)))  # fmt: skip
     assert without_idle_taps(bare) == bare  # no UI tree: nothing tells a tap touched nothing
+
+
+def test_a_placeholder_is_not_cut_by_a_label_that_shares_its_word() -> None:
+    from guigraph.geometry import BBox
+    from guigraph.types import UIElement
+
+    login = Observation(
+        ScreenSize(1000, 1000),
+        elements=(UIElement(BBox(0, 0, 300, 50), text="Password"),),
+    )
+    earlier = [Step(0, login, Action.click(10, 10))]
+    step = Step(1, login, Action.type_text("{password}\n"))
+    slots: list[Slot] = []
+    template = action_template(step, "Log in and create the page garden", slots, True, earlier)
+    assert slots == [] and template.text == "{password}\n"

@@ -21,6 +21,8 @@ SLOT_MATCH_RATIO = 90.0
 #: in the template around the slot ("{text1}\n") so a new value is typed with them.
 _AROUND_VALUE = " ,.;:-\n\t\b\x1b"
 _KEYS = "\n\t\b\x1b"
+#: ``{name}``: a parameter given at run time (single braces; ``{{x}}`` is text).
+PLACEHOLDER = re.compile(r"((?<!\{)\{[A-Za-z_][A-Za-z0-9_]*\}(?!\}))")
 
 
 def target_element(elements: tuple[UIElement, ...] | None, action: Action) -> UIElement | None:
@@ -74,12 +76,19 @@ def split_typed_text(
     seen = screen_texts(earlier) if use_ui else {}
     if text.strip().lower() in seen:
         return [(text, TextSource.screen(seen[text.strip().lower()]))]
-    pieces: list[tuple[str, TextSource | None]] = [(text, None)]
-    for shown in sorted(seen, key=len, reverse=True):
-        if shown in instruction.lower():
-            continue
-        source = TextSource.screen(seen[shown])
-        pieces = [part for piece in pieces for part in _cut(piece, shown, source)]
+    # A parameter placeholder ("{password}": a secret typed at run time) is literal text,
+    # whatever label on the screen shares its word.
+    parts = [part for part in PLACEHOLDER.split(text) if part]
+    pieces: list[tuple[str, TextSource | None]] = []
+    for part in parts:
+        cut: list[tuple[str, TextSource | None]] = [(part, None)]
+        if not PLACEHOLDER.fullmatch(part):
+            for shown in sorted(seen, key=len, reverse=True):
+                if shown in instruction.lower():
+                    continue
+                source = TextSource.screen(seen[shown])
+                cut = [piece for whole in cut for piece in _cut(whole, shown, source)]
+        pieces += cut
     if not any(source for _, source in pieces):
         return [(text, None)]
     return [
