@@ -53,7 +53,7 @@ def run(
         typer.Option(
             "--tasks",
             help="Web: a task file (TOML) naming each task's start page, wordings, parameters "
-            "and checks; --task names one of them (docs/web.md).",
+            "and checks; --task names one of them (docs/web-recording.md).",
         ),
     ] = None,
     param: Annotated[

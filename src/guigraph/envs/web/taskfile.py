@@ -2,7 +2,7 @@
 
 A task file names, for each task, the page to start from, instruction templates whose
 ``{name}`` parameters are typed and drawn from pools or ranges by the seed, and the checks that
-decide success, all without Python (``docs/web.md`` has the reference)::
+decide success, all without Python (``docs/web-recording.md`` has the reference)::
 
     [params]                                  # shared by every task of the file
     base = { type = "url", default = "http://127.0.0.1:8080" }
