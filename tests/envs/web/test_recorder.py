@@ -33,7 +33,8 @@ START = """<html><head><title>Start</title></head><body style="margin:0">
   <label>Summary <input id="summary" name="s" value="old text" style="width:300px"></label><br><br>
   <label>Colour <select id="colour" name="c"><option>red</option><option>green</option>
   <option>blue</option></select></label><br><br>
-  <button id="go" type="button" onclick="document.title='clicked'">Check</button>
+  <button id="go" type="button" aria-label="Check" onclick="document.title='clicked'"><svg
+  width="80" height="24"><rect width="80" height="24" fill="#88c"/></svg></button>
   <span id="host"></span>
 </form>
 <iframe id="frame" srcdoc="<button id='inner' style='width:200px;height:40px'>Inside</button>"

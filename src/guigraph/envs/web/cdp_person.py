@@ -181,7 +181,7 @@ class Person:
     def wheel(self, dy: float) -> None:
         self.page.mouse.move(640, 400)
         self.page.mouse.wheel(0, dy)
-        self.rest()
+        self.rest(READ_S)  # what scrolled into view is read before acting on it
 
     def _then_wait(self, act: Callable[[], None], waits_for_page: bool) -> None:
         if not waits_for_page:

@@ -62,7 +62,8 @@ RECORD_JS = r"""
     const tag = tagOf(el);
     if (tag === 'input') return getter(HTMLInputElement.prototype, 'value').call(el);
     if (tag === 'textarea') return getter(HTMLTextAreaElement.prototype, 'value').call(el);
-    return getter(HTMLElement.prototype, 'innerText').call(el);
+    // An icon's <svg> or <path> is an Element but no HTMLElement: it has no innerText.
+    return el instanceof HTMLElement ? getter(HTMLElement.prototype, 'innerText').call(el) : '';
   };
   const centre = (el) => {
     const r = E.getBoundingClientRect.call(el);

@@ -35,7 +35,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -92,6 +92,12 @@ class PageEvent:
         return str(self.data.get("kind", ""))
 
     @property
+    def page_time(self) -> float:
+        """When it happened, by the page's clock (seconds; arrival time if unstamped)."""
+        stamp = self.data.get("t")
+        return float(stamp) / 1000 if isinstance(stamp, int | float) else time.time()
+
+    @property
     def field(self) -> dict[str, Any]:
         return dict(self.data.get("f") or {})
 
@@ -132,23 +138,31 @@ class WebPersonRecorder:
         self._before: Observation | None = None
         self._visit: FieldVisit | None = None
         self._scrolling: ScrollDirection | None = None  # the direction of a scroll run
-        self._acted_at = 0.0  # when the last action was recorded
+        # When, by the page's clock, the person last acted and a page last loaded: what came
+        # in long after the recorder got to it must still count from when it happened.
+        self._acted_at = 0.0
         self._loaded_at = 0.0
+        self._happened_at = 0.0  # the page's time of the event being taken
         self._last_event_at = 0.0
         self._pending = False  # an action since the last capture
         self._ended = False  # the person closed the browser
         self._frames: dict[int, Any] = {}
 
     # Running --------------------------------------------------------------------------------
-    def run(self, stop: threading.Event | None = None) -> Recording:
+    def run(
+        self, stop: threading.Event | None = None, on_ready: Callable[[], None] | None = None
+    ) -> Recording:
         """Record until ``stop`` is set, Ctrl-C, SIGTERM or the browser closes; the episode
-        is written either way."""
+        is written either way. ``on_ready`` is called once the first page is up and captured:
+        what the person does from then on is recorded."""
         stop = stop or threading.Event()
         self.env.on_new_context(self._install)
         task = Task(task_id="recorded", instruction=self.instruction, params={"url": self.url})
         self._before = self._captured(self.env.reset(task, 0))
         self._events.clear()  # the start page's own load is not the person's
-        self._loaded_at = time.monotonic()
+        self._loaded_at = time.time()
+        if on_ready is not None:
+            on_ready()
         with _stop_on_signals(stop):  # Ctrl-C or SIGTERM, however the command was launched
             try:
                 while not stop.is_set() and not self._ended:
@@ -159,8 +173,19 @@ class WebPersonRecorder:
                         self._capture()
             except KeyboardInterrupt:
                 pass  # the person is done: keep what was recorded
+            self._drain()
             last = self._last_screen()
         return self._write(last)
+
+    def _drain(self) -> None:
+        """Take the events already reported when the recording stopped (the last click came
+        just before Ctrl-C); the browser may be gone by now, which changes nothing here."""
+        if not self._ended:
+            with contextlib.suppress(Exception):
+                self._wait()
+        while self._events:
+            with contextlib.suppress(Exception):
+                self._take(self._events.popleft())
 
     def _install(self, context: Any) -> None:
         context.expose_binding(BINDING, self._on_event)
@@ -257,6 +282,7 @@ class WebPersonRecorder:
         if kind == "activate":
             return
         self._last_event_at = event.at
+        self._happened_at = event.page_time
         handler = {
             "click": self._click,
             "dblclick": self._click,
@@ -276,7 +302,7 @@ class WebPersonRecorder:
             self._scrolling = None
         self._steps.append(Step(len(self._steps), observation, action))
         self._pending = True
-        self._acted_at = time.monotonic()
+        self._acted_at = max(self._acted_at, self._happened_at)
 
     def _click(self, event: PageEvent) -> None:
         target = event.field
@@ -341,7 +367,7 @@ class WebPersonRecorder:
             return
         if event.page is self.env.page:
             self._flush_typing()  # a new document: the field typed in is gone
-        now = event.at
+        now = event.page_time
         caused = now - max(self._acted_at, self._loaded_at) < CAUSE_S
         self._loaded_at = now
         if event.page is not self.env.page and not event.page.is_closed():
