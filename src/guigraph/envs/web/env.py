@@ -119,7 +119,6 @@ class WebEnv(Env):
         self._last: Observation | None = None
         self._blank: bytes | None = None
         self._context_hooks: list[Callable[[Any], None]] = []
-        self._cdp: tuple[Any, Any] | None = None  # (page, its DevTools session)
 
     # The Env interface --------------------------------------------------------------------
     @property
@@ -524,20 +523,11 @@ class WebEnv(Env):
         )
 
     def _screenshot(self, page: Any) -> bytes:
-        """The viewport as PNG, straight from DevTools (``Page.captureScreenshot``): Playwright's
-        own screenshot waits for animation and caret styles to apply, a third of an observation
-        on a real page; a page CDP cannot reach (another browser) gets Playwright's."""
-        import base64
-
-        try:
-            if self._cdp is None or self._cdp[0] is not page:
-                self._cdp = (page, page.context.new_cdp_session(page))
-            shot = self._cdp[1].send("Page.captureScreenshot", {"format": "png"})
-            return base64.b64decode(shot["data"])
-        except Exception:
-            self._cdp = None
-            png: bytes = page.screenshot(type="png", animations="disabled", caret="hide")
-            return png
+        """The viewport as PNG through Playwright, which waits out a page's JS dialog: a
+        DevTools ``Page.captureScreenshot`` sent while a page opens a dialog on every load
+        never returns."""
+        png: bytes = page.screenshot(type="png", animations="disabled", caret="hide")
+        return png
 
     def _size(self) -> tuple[int, int]:
         if self._last is not None:
