@@ -65,3 +65,26 @@ def test_a_placeholder_is_not_cut_by_a_label_that_shares_its_word() -> None:
     slots: list[Slot] = []
     template = action_template(step, "Log in and create the page garden", slots, True, earlier)
     assert slots == [] and template.text == "{password}\n"
+
+
+def test_a_field_holding_a_value_is_named_by_its_name_or_id_not_the_value() -> None:
+    from guigraph.geometry import BBox
+    from guigraph.types import UIElement
+
+    def tapped(field: UIElement) -> str:
+        screen = Observation(ScreenSize(1000, 1000), elements=(field,))
+        return action_template(Step(0, screen, Action.click(50, 50)), "Edit", []).target_label
+
+    box = BBox(0, 0, 100, 100)
+    page_text = "====== Meetings ======\n\nWhat the team keeps about meetings.\n"
+    editor = UIElement(box, text=page_text, class_name="textbox", resource_id="wiki__text",
+                       editable=True, clickable=True)  # fmt: skip
+    assert tapped(editor) == "wiki__text"  # the same editor holds another page's text elsewhere
+    labelled = UIElement(box, text="Old title", content_desc="Title", editable=True)
+    assert tapped(labelled) == "Title"
+    empty = UIElement(box, content_desc="Search", resource_id="app:id/q", editable=True)
+    assert tapped(empty) == "Search"
+    nameless = UIElement(box, text="draft", editable=True)
+    assert tapped(nameless) == "draft"  # nothing else names it
+    button = UIElement(box, text="Save", resource_id="save", clickable=True)
+    assert tapped(button) == "Save"

@@ -37,6 +37,17 @@ def target_element(elements: tuple[UIElement, ...] | None, action: Action) -> UI
     return min(pool, key=lambda e: (e.bbox.width * e.bbox.height, e.label))
 
 
+def target_name(element: UIElement) -> str:
+    """What a touched element is called. A text field holding a value is called by its name
+    (its label, else its id), not by what it holds: the editor of one page holds that page's
+    text, the same editor on another page another text. A field with neither keeps its label."""
+    if element.editable and element.text:
+        name = element.content_desc or element.resource_id.rsplit("/", 1)[-1]
+        if name:
+            return name
+    return element.label
+
+
 def from_instruction(text: str, instruction: str) -> bool:
     from rapidfuzz import fuzz
 
@@ -147,7 +158,7 @@ def action_template(
         text = "".join(parts)
     return ActionTemplate(
         type=action.type,
-        target_label=element.label if element else "",
+        target_label=target_name(element) if element else "",
         target_role=element.class_name.rsplit(".", 1)[-1] if element else "",
         target_id=_key_of(element, elements, step.observation.app),
         point=(action.point.x, action.point.y) if action.point else None,

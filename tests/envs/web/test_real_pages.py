@@ -9,7 +9,7 @@ import pytest
 
 from guigraph.envs.web.dialogs import ACCEPT_ID, DISMISS_ID, INPUT_ID
 from guigraph.envs.web.env import WebEnv
-from guigraph.types import Action, ActionType, Observation, UIElement
+from guigraph.types import Action, ActionType, Observation, ScrollDirection, UIElement
 
 from .conftest import owned_pids
 from .site import serve
@@ -45,6 +45,11 @@ PAGES = {
       <label>Title <input name="t" value="Old title"></label>
       <label>City <input name="c"></label>
       <label>Notes <textarea name="n">first line</textarea></label></body></html>""",
+    "/editor": """<html><body><h1>Editing</h1>
+      <textarea id="wiki__text" rows="10">====== Meetings ======
+What the team keeps about meetings.</textarea>
+      <select id="group"><option>editors</option><option>authors</option></select>
+      <div style="height: 3000px">more of the page</div></body></html>""",
     "/inside": """<html><body><div id="host"></div>
       <iframe srcdoc="<label>Frame field <input></label>" style="width:400px;height:80px">
       </iframe><a href="/done" target="_blank">Open in a new tab</a>
@@ -85,7 +90,8 @@ def _find(obs: Observation, label: str = "", rid: str = "", role: str = "") -> U
         )
         if named and (not role or element.class_name == role):
             return element
-    raise AssertionError(f"no element {label or rid!r} in {[e.label for e in obs.elements or ()]}")
+    shown = [(e.label, e.bbox) for e in obs.elements or ()]
+    raise AssertionError(f"no element {label or rid!r} in {shown}")
 
 
 def _field(obs: Observation, name: str) -> UIElement:
@@ -112,6 +118,23 @@ def test_fields_named_by_labels_in_a_form_whose_fields_shadow_its_properties(
     user, password = _field(obs, "Username"), _field(obs, "Password")
     assert user.editable and password.editable and user.resource_id == ".field"
     assert _find(obs, "Log In", role="button").clickable
+
+
+def test_a_field_is_named_by_what_names_it_never_by_its_value_and_a_long_page_scrolls(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/editor")
+    editor, group = _find(obs, rid="wiki__text"), _find(obs, rid="group")
+    assert editor.content_desc == "" and editor.text.startswith("====== Meetings")
+    assert group.content_desc == "" and group.text == "editors"
+    # the page is taller than the window: its scroll bar is the element that scrolls
+    bars = [e for e in obs.elements or () if e.scrollable]
+    assert [e.class_name for e in bars] == ["scrollbar"] and bars[0].bbox.x2 == 1000
+    assert bars[0].bbox.x1 > 980 and not bars[0].clickable
+    scrolled = env.step(Action.scroll(ScrollDirection.UP)).observation
+    assert _find(scrolled, "more of the page").bbox.y1 < _find(obs, "more of the page").bbox.y1
+    short = _open(env, f"{site[0]}/done")
+    assert not any(e.scrollable for e in short.elements or ())
 
 
 def test_a_post_answered_by_a_redirect_is_observed_on_the_page_it_led_to(

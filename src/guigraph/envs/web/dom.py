@@ -151,6 +151,12 @@ WALK_JS = r"""
       const ph = attr(el, 'placeholder');
       if (ph && ph.trim()) return ph.trim();
     }
+    // A field's own text is its value (a <textarea>'s page text, a <select>'s options): its
+    // name is only what names it, else its title, else nothing (the world then names it by id).
+    if (tag === 'textarea' || tag === 'select' || tag === 'input' || editableOf(el)) {
+      const title = attr(el, 'title');
+      return title && title.trim() ? title.trim() : '';
+    }
     if (BY_CONTENT.includes(role)) {
       const t = contentText(el);
       if (t) return t;
@@ -232,6 +238,17 @@ WALK_JS = r"""
     for (const child of Array.from(childrenOf.call(el))) visit(child, dx, dy, atomic);
   };
   visit(root, 0, 0, false);
+  // The page itself scrolls, yet no element says so (the document's overflow is visible):
+  // its scroll bar, a strip at the right edge, is the element that scrolls, as in an
+  // accessibility tree. Only for a walk of the whole page.
+  const top = getter(D, 'scrollingElement').call(doc);
+  const clipped = (el) => el && /hidden|clip/.test(getComputedStyle(el).overflowY);
+  if (!rootSel && top && !clipped(top) && !clipped(bodyOf.call(doc)) &&
+      getter(E, 'scrollHeight').call(top) > getter(E, 'clientHeight').call(top) + 1) {
+    const inner = getter(E, 'clientWidth').call(top);
+    const x1 = inner > 0 && inner < W - 1 ? inner : W - 8;
+    out.push(['scrollbar', '', '', '', false, false, false, true, true, x1, 0, W, H_]);
+  }
   return [W, H_, out];
 }
 """
