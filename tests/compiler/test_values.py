@@ -194,3 +194,25 @@ def test_lists_that_offered_a_value_in_common_hold_one_kind_however_little_they_
     assert values.foreign("Sydney", products)
     assert values.foreign("Sydney", PRODUCT_SEARCH)
     assert values.foreign("Hiro", products)
+
+
+def test_a_value_held_at_many_sites_is_one_value_of_its_shape() -> None:
+    # A large knowledge base holds the same times at thousands of places: binding reads
+    # their form, so each is listed once, whatever the number of places.
+    values = ValueIndex()
+    for node in range(500):
+        values.by_site[(node, "type:time")] |= {"06:30", "21:15"}
+    assert sorted(values.shaped_like("9:30")) == ["06:30", "21:15"]
+
+
+def test_sites_naming_a_value_are_each_listed_once_in_the_order_found() -> None:
+    values = ValueIndex()
+    for node in (9, 3, 7):
+        values.by_site[(node, "type:city name")] |= {"Oslo"}
+        values.by_site[(node, "click")] |= {"Oslo"}
+    values.by_site[(5, "type:search products")] |= {"Atlas kettle"}
+    found = values.sites_naming("Find Oslo and buy the Zephyr kettle in Oslo")
+    assert len(found) == len(set(found)) == 7
+    # Sites of the values named first, then of the kinds named by their last word.
+    assert found[-1] == (5, "type:search products")
+    assert set(found[:-1]) == {(n, kind) for n in (9, 3, 7) for kind in ("type:city name", "click")}

@@ -127,3 +127,27 @@ def test_slots_are_filled_with_the_values_kinds_as_the_team_fills_them() -> None
     assert [s.text for s in typed] == ["Nova kettle {text2}"]
     assert [s.screen_slots for s in typed] == [(("text2", TextSource.screen("shop:id/price")),)]
     assert "Nova kettle" in fills.values()
+
+
+def test_traces_of_an_app_are_the_most_similar_first_one_per_workflow(kb: KnowledgeBase) -> None:
+    import numpy as np
+
+    graph = GraphView.load(kb)
+    assert graph.apps == tuple(sorted({n.app for n in graph.nodes.values() if n.app}))
+    instruction = "Find Tokyo on the map"
+    for app in graph.apps:
+        found = graph.traces_using(app, instruction, k=3)
+        rows = graph.rows_by_app.get(app, [])
+        assert graph.trace_vectors is not None and graph.encoder is not None
+        query = graph.encoder.encode([instruction])[0]
+        # The reference: every trace of the app, by similarity, then the later row first.
+        ranked = sorted(
+            ((float(graph.trace_vectors[row] @ query), row) for row in rows), reverse=True
+        )
+        best = [score for score, _ in ranked]
+        scores = [score for _, score in found]
+        assert scores == sorted(scores, reverse=True)
+        assert np.isclose(scores[0], best[0])
+        assert found[0][0] is graph.traces[ranked[0][1]]
+        # A second call with the same instruction (the query remembered) finds the same.
+        assert graph.traces_using(app, instruction, k=3) == found

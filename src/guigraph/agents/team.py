@@ -114,8 +114,9 @@ def id_owners(view: GraphView) -> dict[str, str]:
 
 
 def known_apps(view: GraphView) -> tuple[str, ...]:
-    """Every app the graph's states are in, as its logs name them."""
-    return tuple(sorted({node.app for node in view.nodes.values() if node.app}))
+    """Every app the graph's states are in, as its logs name them (found once per view: a
+    team is made for every episode, and a large graph has 100,000 states)."""
+    return view.apps
 
 
 class _NoPlan:

@@ -9,6 +9,7 @@ none of them reads the KB's tables again per episode.
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections import Counter
 from collections.abc import Iterable
@@ -97,6 +98,8 @@ class GraphView:
         if not self.inner_runs:
             self.inner_runs = learn_inner_runs(self.traces, self.edges, self.nodes, self.values)
         self._typed_read: dict[tuple[int, str], bool] = {}
+        self._by_app_vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._last_query: tuple[str, np.ndarray | None] = ("", None)
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
 
@@ -145,14 +148,18 @@ class GraphView:
         """
         if self.encoder is None or self.trace_vectors is None:
             return []
-        rows = self.rows_by_app.get(app, [])
-        if not rows:
+        rows, vectors = self._app_rows(app)
+        if not len(rows):
             return []
-        query = self.encoder.encode([instruction])[0]
-        scores = self.trace_vectors[rows] @ query
+        scores = vectors @ self._query_vector(instruction)
         found: list[tuple[Trace, float]] = []
         workflows: set[tuple[int, ...]] = set()
-        for score, row in sorted(zip(scores.tolist(), rows, strict=True), reverse=True):
+        # Best first, ties by the later row (as sorting (score, row) pairs would); the loop
+        # stops after ``k`` workflows, so the order is taken lazily from an index sort.
+        import numpy as np
+
+        for at in np.lexsort((rows, scores))[::-1]:
+            score, row = float(scores[at]), int(rows[at])
             trace = self.traces[row]
             # One trace per way of working in the app: twenty "add to cart" runs would crowd
             # out the one run that reads a price. Typing a value read in another app is
@@ -169,6 +176,35 @@ class GraphView:
             if len(found) == k:
                 break
         return found
+
+    def _app_rows(self, app: str) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the traces working in ``app`` and their instruction vectors, gathered
+        once per app: copying them out of the whole matrix for every query cost more than
+        the product at 10,000 traces."""
+        import numpy as np
+
+        found = self._by_app_vectors.get(app)
+        if found is None:
+            rows = np.asarray(self.rows_by_app.get(app, []), dtype=np.int64)
+            assert self.trace_vectors is not None
+            found = (rows, np.ascontiguousarray(self.trace_vectors[rows]))
+            self._by_app_vectors[app] = found
+        return found
+
+    def _query_vector(self, instruction: str) -> np.ndarray:
+        """The instruction's vector, remembered for the last instruction: retrieval asks for
+        the traces of each app the task names with the same instruction."""
+        said, vector = self._last_query  # one read: evaluation threads share the view
+        if said != instruction or vector is None:
+            assert self.encoder is not None
+            vector = self.encoder.encode([instruction])[0]
+            self._last_query = (instruction, vector)
+        return vector
+
+    @functools.cached_property
+    def apps(self) -> tuple[str, ...]:
+        """Every app the graph's states are in, as its logs name them (sorted)."""
+        return tuple(sorted({node.app for node in self.nodes.values() if node.app}))
 
     def relevant_apps(self, instruction: str) -> list[str]:
         """Apps the instruction names or marks ("email" for Mail: ``markers``), then apps

@@ -141,18 +141,15 @@ class ValueIndex:
         with the instruction, not with the knowledge base.
         """
         tokens = [w.lower() for w in words(instruction)]
-        found: list[Site] = []
+        found: dict[Site, None] = {}  # in order of finding, each once (a value at many sites)
         for key in self._known_grams(tokens):
-            for site in self._by_value_index()[key]:
-                if site not in found:
-                    found.append(site)
+            found.update(dict.fromkeys(self._by_value_index()[key]))
         # A new value of a known kind: "Zephyr kettle" was never recorded, but kettles were
         # ("Atlas kettle"), so the place where products are typed is still the right one.
         for token in tokens:
-            for site in self._by_head.get(token, ()) if len(token) >= 4 else ():
-                if site not in found:
-                    found.append(site)
-        return found
+            if len(token) >= 4:
+                found.update(dict.fromkeys(self._by_head.get(token, ())))
+        return list(found)
 
     def names_said(self, instruction: str) -> list[str]:
         """Recorded values the instruction names as a name is written (a contact "Chen", a
@@ -192,12 +189,15 @@ class ValueIndex:
 
     def shaped_like(self, value: str) -> list[str]:
         """Recorded values, at any site, with the shape of ``value`` ("06:30" for "9:30"):
-        indexed once, since binding asks for a field's kind in every plan."""
+        indexed once, since binding asks for a field's kind in every plan. Each value once,
+        however many sites hold it: a large knowledge base holds the same times at thousands
+        of places, and a form is read off the values, not off how often they were seen."""
         if self._by_shape is None:
-            self._by_shape = defaultdict(list)
+            by_shape: dict[str, dict[str, None]] = defaultdict(dict)
             for values in self.by_site.values():
                 for known in values:
-                    self._by_shape[value_shape(known)].append(known)
+                    by_shape[value_shape(known)].setdefault(known)
+            self._by_shape = {shape: list(known) for shape, known in by_shape.items()}
         return self._by_shape.get(value_shape(value), [])
 
     @property
