@@ -228,3 +228,23 @@ def test_the_graph_team_takes_over_what_a_step_cannot_heal(
     (healed,) = summary["healed_steps"]
     assert healed["by"] == "graph team" and healed["step"] == 2
     assert "'Nowhere' is not on this screen" in healed["how"] and healed["actions"]
+
+
+def test_allow_origin_reaches_a_web_world_and_is_refused_elsewhere(
+    wifi: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refused = runner.invoke(app, ["workflow", "run", str(wifi), "--allow-origin", "example.org"])
+    assert refused.exit_code == 2 and "the simphone world has none" in refused.output
+    from guigraph import envs
+
+    made: list[dict[str, object]] = []
+
+    def fake_make(name: str, **options: object) -> object:
+        made.append({"world": name, **options})
+        raise ValueError("no browser in this test")
+
+    monkeypatch.setattr(envs, "make", fake_make)
+    args = ["workflow", "run", str(wifi), "--env", "web", "--allow-origin", "example.org"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "no browser in this test" in result.output
+    assert made and made[0]["world"] == "web" and made[0]["allow_origins"] == ["example.org"]

@@ -196,6 +196,7 @@ def web(
     max_attempts: Attempts = 5,
     backoff: Backoff = 1.0,
     text_only: options.TextOnly = False,
+    allow_origin: options.AllowOrigin = None,
 ) -> None:
     """MiniWoB++ in Chromium as the field runs it: every task of the set on new seeds, each
     judged by the page's own reward. The headline is the mean SR over ALL tasks of the set
@@ -217,7 +218,8 @@ def web(
         graph_memory = Memory.TRACE if memory is EvalMemory.TRACE else Memory.GRAPH
         spec = _spec("web", kb, chosen_policy, graph_memory, verify, seed, model, base_url,
                      concurrency, timeout, max_attempts, backoff, text_only,
-                     max_steps=max_steps, use_graph=use_graph)  # fmt: skip
+                     max_steps=max_steps, use_graph=use_graph,
+                     allow_origins=tuple(options.allowed_origins("web", allow_origin)))  # fmt: skip
         jobs = plan_jobs(task_set.tasks, seeds)
         run_options = RunOptions(concurrency, "local", None, limit, resume)
         return run_web(jobs, task_set.label, task_set.tasks, spec, out, run_options, progress)

@@ -62,6 +62,22 @@ AllowOrigin = Annotated[
         "(https://host[:port], host, *.host, * for any site, file:///folder/; repeatable).",
     ),
 ]
+
+
+def allowed_origins(env: str, origins: list[str] | None) -> list[str]:
+    """``--allow-origin`` values for the web world's ``allow_origins`` (no other world has
+    any): each checked before a browser starts. None given: none (the task's origin only)."""
+    if not origins:
+        return []
+    if env != "web":
+        raise ValueError(f"--allow-origin widens where a web run may go; the {env} world has none")
+    from guigraph.envs.web.origins import parse_rule
+
+    for origin in origins:
+        parse_rule(origin)  # a malformed one is refused before a browser starts
+    return origins
+
+
 Timeout = Annotated[
     float | None, typer.Option("--timeout", min=0.001, help="Seconds per model request.")
 ]

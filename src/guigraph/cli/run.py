@@ -134,7 +134,7 @@ def run(
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
         settings = world_options(env, device, version, skin, serial, env_option or [])
         if allow_origin:
-            settings["allow_origins"] = confined_to(env, allow_origin)
+            settings["allow_origins"] = options.allowed_origins(env, allow_origin)
         settings.update(task_options(env, tasks, param or []))
         world: Env = make(env, **settings)
     except (GuigraphError, ValueError) as exc:  # a world may fail to start (no device)
@@ -219,17 +219,6 @@ def world_options(
         except json.JSONDecodeError:
             settings[key.strip()] = value
     return settings
-
-
-def confined_to(env: str, origins: list[str]) -> list[str]:
-    """``--allow-origin`` values for the world's ``allow_origins`` (the web world's only)."""
-    if env != "web":
-        raise ValueError(f"--allow-origin widens where a web run may go; the {env} world has none")
-    from guigraph.envs.web.origins import parse_rule
-
-    for origin in origins:
-        parse_rule(origin)  # a malformed one is refused before a browser starts
-    return origins
 
 
 def task_options(env: str, tasks: Path | None, params: list[str]) -> dict[str, Any]:

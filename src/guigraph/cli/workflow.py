@@ -179,6 +179,7 @@ def run(
     ] = None,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
+    allow_origin: options.AllowOrigin = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Replay a workflow without a model: each step's target by its locators, its expected
@@ -199,6 +200,9 @@ def run(
         settings = dict(workflow.world.options) | world_options(
             "", "", 1, "", None, env_option or []
         )
+        if allow_origin:  # a healing model's choice stays inside the task, as a run's does
+            widened = options.allowed_origins(env or workflow.world.env, allow_origin)
+            settings["allow_origins"] = [*settings.get("allow_origins", ()), *widened]
         if data is not None:
             rows = read_rows(data, workflow)
         else:

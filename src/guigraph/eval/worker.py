@@ -52,10 +52,16 @@ class EvalSpec:
     screens: str = ""  # sim: where step screenshots are written
     #: False: the team gets no knowledge base (the no-graph baseline, ``--memory none``).
     use_graph: bool = True
+    #: web: places every task may visit besides its own origin (``--allow-origin``).
+    allow_origins: tuple[str, ...] = ()
 
     def to_config(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("model")
+        if not self.allow_origins:  # a run made without any resumes as it was written
+            out.pop("allow_origins")
+        else:
+            out["allow_origins"] = list(self.allow_origins)
         return out
 
 
@@ -254,7 +260,7 @@ class Worker:
         episode_id = job.episode_id
         self.meter.pop(episode_id)
         if self._web is None:
-            self._web = make("web")
+            self._web = make("web", allow_origins=list(self.spec.allow_origins))
         env = _Watched(self._web)
         tracker = _StepTracker(episode_id, self.meter)
         count, reason, error = 0, "", ""

@@ -201,3 +201,35 @@ def test_allow_origin_is_for_the_web_and_checked_before_a_browser_starts() -> No
     bad = ["run", "--env", "web", "--task", "about:blank", "--allow-origin", "ftp://x"]
     result = runner.invoke(app, bad)
     assert result.exit_code == 2 and "--allow-origin 'ftp://x'" in result.output
+
+
+def test_eval_web_takes_allow_origin_checked_before_a_browser_starts(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "run"
+    bad = ["eval", "web", "--out", str(out), "--memory", "none", "--tasks", "click-test"]
+    result = runner.invoke(app, [*bad, "--allow-origin", "ftp://x"])
+    assert result.exit_code == 2 and "--allow-origin 'ftp://x'" in result.output
+    assert not out.exists()
+
+
+def test_eval_web_workers_confine_their_browser_to_the_allowed_origins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from guigraph import envs
+    from guigraph.eval.worker import EvalSpec, WebJob, Worker
+
+    made: list[dict[str, Any]] = []
+
+    def fake_make(name: str, **options: Any) -> Any:
+        made.append({"world": name, **options})
+        raise ConfigError("no browser in this test")
+
+    monkeypatch.setattr(envs, "make", fake_make)
+    spec = EvalSpec("web", "", use_graph=False, allow_origins=("localhost", "*.example.org"))
+    assert spec.to_config()["allow_origins"] == ["localhost", "*.example.org"]
+    # A run made without any writes no such key: it resumes as before.
+    assert "allow_origins" not in EvalSpec("web", "", use_graph=False).to_config()
+    worker = Worker(spec)
+    with pytest.raises(ConfigError):
+        worker._run_web(WebJob("click-test", 1), lambda row: None)
+    assert made == [{"world": "web", "allow_origins": ["localhost", "*.example.org"]}]
