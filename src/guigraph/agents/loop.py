@@ -58,6 +58,11 @@ class Team:
     id_owners: Mapping[str, str] = field(default_factory=dict)
     #: The world's name of an app -> the team's (``Env.app_names``), set for each episode.
     app_names: Mapping[str, str] = field(default_factory=dict)
+    #: Other names the knowledge base learned for its apps (``KnowledgeBase.app_names``):
+    #: the world is asked only for the apps they do not name.
+    app_aliases: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    #: Keeps what the world told (``{team's name: world's name}``) for the next runs.
+    remember_app_names: Callable[[Mapping[str, str]], object] | None = None
 
     def perceive(self, observation: Observation, previous: SemanticState | None) -> SemanticState:
         observation = self._as_known(observation)
@@ -157,7 +162,9 @@ def _run(
 ) -> EpisodeResult:
     started = time.perf_counter()
     # Asked before the task is set up: learning a device's names for apps may open them.
-    team.app_names = env.app_names(team.apps) if team.apps else {}
+    team.app_names = env.app_names(team.apps, team.app_aliases) if team.apps else {}
+    if team.app_names and team.remember_app_names is not None:
+        team.remember_app_names({ours: theirs for theirs, ours in team.app_names.items()})
     observation = env.reset(task, seed)
     context = team.context(task)
     plan = team.planner.plan(task, context)

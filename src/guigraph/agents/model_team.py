@@ -40,7 +40,7 @@ from guigraph.agents.narrator import AtomicNarrator, RuleNarrator
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Narrator, Observer, Verifier
-from guigraph.agents.team import id_owners, kb_locator, known_apps
+from guigraph.agents.team import app_names_of, id_owners, kb_locator, known_apps
 from guigraph.agents.verifier import RuleVerifier
 from guigraph.choices import History, Memory, Policy, Verify, choose
 from guigraph.compiler.index import GraphView
@@ -147,6 +147,7 @@ def model_team(
         max_attempts=options.max_attempts,
         apps=known_apps(view) if use_graph and view is not None else (),
         id_owners=id_owners(view) if use_graph and view is not None else {},
+        **app_names_of(kb if use_graph else None),
     )  # fmt: skip
 
 

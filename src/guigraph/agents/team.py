@@ -8,9 +8,10 @@ narrative|atomic, ``verify`` always|never, ``use_graph`` False for no retrieval 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.loop import Locator, Team
 from guigraph.agents.memory import FocusMemory
@@ -100,7 +101,38 @@ def rule_team(
         locate=kb_locator(kb) if use_graph and kb is not None else None,
         apps=known_apps(view) if use_graph and view is not None else (),
         id_owners=id_owners(view) if use_graph and view is not None else {},
+        **app_names_of(kb if use_graph else None),
     )
+
+
+def app_names_of(kb: KnowledgeBase | None) -> dict[str, Any]:
+    """The team's ``app_aliases`` and ``remember_app_names`` for ``kb`` (none without one)."""
+    if kb is None:
+        return {}
+    aliases, remember = app_name_memory(kb)
+    return {"app_aliases": aliases, "remember_app_names": remember}
+
+
+def app_name_memory(
+    kb: KnowledgeBase,
+) -> tuple[Mapping[str, Sequence[str]], Callable[[Mapping[str, str]], object]]:
+    """The other names ``kb`` learned for its apps, and how to keep new ones: a KB that is
+    not writable (a read-only folder) keeps nothing, says so once, and the run goes on."""
+    import sqlite3
+
+    def remember(names: Mapping[str, str]) -> object:
+        try:
+            return kb.remember_app_names(names)
+        except sqlite3.Error as exc:
+            if not failed:
+                logging.getLogger(__name__).warning(
+                    "%s: the apps' other names were not kept (%s)", kb.path, exc
+                )
+            failed.append(exc)
+            return False
+
+    failed: list[sqlite3.Error] = []
+    return kb.app_names(), remember
 
 
 def id_owners(view: GraphView) -> dict[str, str]:

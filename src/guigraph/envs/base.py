@@ -13,7 +13,7 @@ and its platform conventions (``conventions``), so one evaluation loop serves ev
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -77,10 +77,13 @@ class Env(ABC):
         tell (a free instruction nobody wrote a checker for)."""
         return None
 
-    def app_names(self, known: Collection[str]) -> Mapping[str, str]:
+    def app_names(
+        self, known: Collection[str], aliases: Mapping[str, Sequence[str]] | None = None
+    ) -> Mapping[str, str]:
         """The world's own name of each app ``known`` calls otherwise, mapped to that name
-        (a device that reports packages, for logs that name apps by label). A world that
-        names apps one way only: nothing."""
+        (a device that reports packages, for logs that name apps by label). ``aliases``: the
+        other names the knowledge base already learned for its apps (tried before the world
+        is asked). A world that names apps one way only: nothing."""
         return {}
 
     def make_task(self, spec: str, seed: int) -> Task:

@@ -11,7 +11,7 @@ import hashlib
 import io
 import json
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -43,8 +43,10 @@ class EnvWrapper(Env):
     def evaluate(self) -> Evaluation | None:
         return self.env.evaluate()
 
-    def app_names(self, known: Collection[str]) -> Mapping[str, str]:
-        return self.env.app_names(known)
+    def app_names(
+        self, known: Collection[str], aliases: Mapping[str, Sequence[str]] | None = None
+    ) -> Mapping[str, str]:
+        return self.env.app_names(known, aliases)
 
     def make_task(self, spec: str, seed: int) -> Task:
         return self.env.make_task(spec, seed)

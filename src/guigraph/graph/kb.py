@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,6 +58,8 @@ def _one_thread_per_search() -> None:
 
 
 _THREADS_SET = False
+#: The settings row holding the other names of the KB's apps (``KnowledgeBase.app_names``).
+APP_NAMES_SETTING = "app_names"
 
 
 class KnowledgeBase:
@@ -189,6 +191,44 @@ class KnowledgeBase:
         finally:
             self._graph = None
             self._trace_search = None
+
+    def app_names(self) -> dict[str, tuple[str, ...]]:
+        """Other names of the knowledge base's apps, where a device told them (a label's
+        package: ``{"Settings": ("com.android.settings",)}``), kept across runs so a device
+        is not asked again (``remember_app_names``)."""
+        row = self.conn.execute(
+            "SELECT value FROM settings WHERE key = ?", (APP_NAMES_SETTING,)
+        ).fetchone()
+        if row is None:
+            return {}
+        try:
+            stored = json.loads(row[0])
+            if not isinstance(stored, dict):
+                raise TypeError("not an object")
+            return {
+                str(app): tuple(str(other) for other in others) for app, others in stored.items()
+            }
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise KnowledgeBaseError(
+                f"{self.path / DB_FILE}: setting {APP_NAMES_SETTING!r} expected a JSON object of "
+                f"app -> list of names ({exc}); build the knowledge base again"
+            ) from exc
+
+    def remember_app_names(self, names: Mapping[str, str]) -> bool:
+        """Keep each app's other name (``{KB's name: the device's}``) beside those known, most
+        recent last; whether anything was new. Only this row is written: the graph and its
+        caches stay as they are."""
+        known = {app: list(others) for app, others in self.app_names().items()}
+        new = False
+        for app, other in names.items():
+            if app and other and other != app and other not in known.setdefault(app, []):
+                known[app].append(other)
+                new = True
+        if new:
+            stored = json.dumps(known, sort_keys=True)
+            with self.conn:
+                KBWriter(self.conn).put_setting(APP_NAMES_SETTING, stored)
+        return new
 
     def learn_slot_types(self) -> None:
         """Learn every slot's type from all traces and store it (after a build)."""

@@ -5,6 +5,8 @@ only the apps of its task."""
 from __future__ import annotations
 
 import os
+import shutil
+import sqlite3
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from guigraph.envs.android.env import AndroidEnv
 from guigraph.envs.simphone.recorder import record
 from guigraph.envs.simphone.tasks import template_table
 from guigraph.graph.from_logs import LogsSelection, build_from_logs
-from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.kb import APP_NAMES_SETTING, DB_FILE, KnowledgeBase
 from guigraph.testing.adb_server import FakeAdbServer
 from guigraph.types import Action
 
@@ -80,3 +82,37 @@ def test_a_label_named_kb_runs_seen_tasks_on_a_device_that_reports_packages(
             verdict = env.evaluate()
             done.append(bool(verdict and verdict.success))
     assert sum(done) >= 9, list(zip(templates, done, strict=False))
+
+
+def test_a_kb_keeps_the_packages_a_device_told_and_asks_its_launcher_no_more(
+    label_kb: tuple[Path, list[str]], adb_server: FakeAdbServer, tmp_path: Path
+) -> None:
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(label_kb[0], kb_dir)
+    with sqlite3.connect(kb_dir / DB_FILE) as db:  # what other tests' runs taught it, gone
+        db.execute("DELETE FROM settings WHERE key = ?", (APP_NAMES_SETTING,))
+    app_of = {row["template_id"]: row["apps"][0] for row in template_table()}
+    by_app = {app_of[template]: template for template in label_kb[1]}
+    taps: list[str] = []
+
+    def run(template: str, seed: int) -> tuple[bool, dict[str, tuple[str, ...]]]:
+        with KnowledgeBase.open(kb_dir) as kb, ExitStack() as resources:
+            env = AndroidEnv()
+            ask = env.apps.tap_and_read
+            env.apps.tap_and_read = lambda icon: taps.append(icon.text) or ask(icon)
+            make_team, _ = team_factory("graph", kb, resources, action_space=env.action_space)
+            task = env.make_task(template, seed)
+            run_episode(env, make_team(task), task, seed=seed, budget=Budget(30))
+            verdict = env.evaluate()
+            return bool(verdict and verdict.success), kb.app_names()
+
+    done, names = run(by_app["Settings"], 800100)
+    # The first run asked the launcher for the labels no package is named like ...
+    assert done and "Tunes" in taps and "ShopMall" in taps
+    asked = len(taps)
+    # ... and the knowledge base kept every answer, with the packages named like their label.
+    assert names["ShopMall"] == ("com.simphone.shop",) and names["Tunes"] == ("com.simphone.music",)
+    assert names["Settings"] == ("com.simphone.settings",)
+    # The next run (another device session, another process's view of the KB) taps no icon.
+    done, again = run(by_app["Tunes"], 800101)
+    assert done and len(taps) == asked and again == names

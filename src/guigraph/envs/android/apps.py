@@ -13,7 +13,7 @@ that speaks the other. :class:`AppDirectory` knows both names of the device's ap
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from guigraph.types import UIElement
@@ -54,9 +54,19 @@ class AppDirectory:
                 return element
         return None
 
-    def names_for(self, known: Collection[str]) -> Mapping[str, str]:
+    def names_for(
+        self, known: Collection[str], aliases: Mapping[str, Sequence[str]] | None = None
+    ) -> Mapping[str, str]:
         """The device's name of each app in ``known`` that the device calls otherwise:
-        ``{package: label}`` for the labels of ``known`` whose package ``known`` lacks."""
+        ``{package: label}`` for the labels of ``known`` whose package ``known`` lacks.
+        ``aliases``: packages already learned for labels (by a knowledge base); the first one
+        this device has is the label's, and the launcher is not asked."""
+        for name, others in (aliases or {}).items():
+            key = _key(name)
+            if key and self.by_label.get(key) is None:
+                found = next((other for other in others if other in self.packages), None)
+                if found is not None and found not in self.launcher_packages:
+                    self.by_label[key] = found
         names: dict[str, str] = {}
         for name in known:
             package = None if name in self.packages else self.package_for(name)

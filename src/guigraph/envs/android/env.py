@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import shlex
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from guigraph.envs.android import uixml
 from guigraph.envs.android.apps import AppDirectory
@@ -134,11 +134,15 @@ class AndroidEnv(Env):
     def close(self) -> None:
         self._screen = None  # every command has its own connection: nothing stays open
 
-    def app_names(self, known: Collection[str]) -> Mapping[str, str]:
+    def app_names(
+        self, known: Collection[str], aliases: Mapping[str, Sequence[str]] | None = None
+    ) -> Mapping[str, str]:
         """This device's name of each app ``known`` names otherwise (``envs.android.apps``):
-        ``{package: label}`` for a knowledge base that names apps by label."""
+        ``{package: label}`` for a knowledge base that names apps by label. A package the
+        knowledge base learned for a label (``aliases``) is taken when this device has it:
+        no launcher icon is tapped for it."""
         apps = [name for name in known if name and not self.conventions.is_home(name)]
-        return self.apps.names_for(apps)
+        return self.apps.names_for(apps, aliases or {})
 
     @property
     def apps(self) -> AppDirectory:
