@@ -85,6 +85,7 @@ class ValueIndex:
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self._site_keys: dict[Site, frozenset[str]] = {}
+        self._holder_kinds: dict[str, list[frozenset[str]]] = {}
         self._foreign: dict[tuple[str, Site], bool] = {}
         self._tap_kin: dict[str, frozenset[str]] | None = None
         self._by_shape: dict[str, list[str]] | None = None
@@ -110,6 +111,7 @@ class ValueIndex:
         self._on_24_hour_clock = None
         self._said.clear()
         self._site_keys.clear()
+        self._holder_kinds.clear()
         self._foreign.clear()
         self._tap_kin = None
         steps = trace.recorded_actions(edges)
@@ -288,8 +290,18 @@ class ValueIndex:
     def _of_other_kind(self, value: str, own: frozenset[str], site: Site) -> bool:
         return not self._same_numeric_shape(value, site) and any(
             len(theirs) >= SMALL_SITE and theirs.isdisjoint(own)
-            for theirs in map(self._keys, self._sites_of(value))
+            for theirs in self._kinds_holding(value)
         )
+
+    def _kinds_holding(self, value: str) -> list[frozenset[str]]:
+        """The value sets of the sites holding ``value``, each set once: a large knowledge
+        base holds a contact at thousands of screens that all hold the same contacts."""
+        key = _key(value)
+        kinds = self._holder_kinds.get(key)
+        if kinds is None:
+            kinds = list(dict.fromkeys(map(self._keys, self._sites_of(value))))
+            self._holder_kinds[key] = kinds
+        return kinds
 
     def _kept_with(self, key: str, own: frozenset[str]) -> bool:
         """Whether the lists ``key`` was tapped in also offered one of ``own``: a share sheet
