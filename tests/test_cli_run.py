@@ -74,6 +74,8 @@ def test_free_text_runs_but_success_is_unknown(kb: Path) -> None:
         (["--memory", "tape"], "'tape' is not one of 'graph', 'trace'"),
         (["--verify", "adaptive"], "--verify must be one of always, never, got 'adaptive'"),
         (["--version", "3"], "app version must be 1 or 2"),
+        (["--team", "mga"], "--team mga is a model team: use --policy model, not graph"),
+        (["--team", "mgx"], "'mgx' is not one of 'guigraph', 'mga'"),
     ],
 )
 def test_bad_run_options_give_clear_errors(extra: list[str], message: str) -> None:
@@ -141,6 +143,27 @@ def test_run_with_the_model_team_against_a_loopback_server(tmp_path: Path) -> No
     for path in out.rglob("*"):
         if path.is_file() and path.suffix in (".json", ".jsonl"):
             assert "sk-test-secret-123" not in path.read_text()
+
+
+def test_run_with_mgas_team_counts_the_grounding_step(tmp_path: Path) -> None:
+    """`--team mga`: the semantic planner, the grounding step and the memory on the loopback
+    oracle; the run says what the grounding step placed and missed, and keeps it."""
+    from guigraph.testing import FakeModelServer
+    from tests.agents.oracle import Oracle
+
+    template, seed = "tool.wifi", 5
+    out = tmp_path / "mga-run"
+    with FakeModelServer(Oracle([(template, seed)]), models=("oracle",)) as server:
+        args = ["run", "--task", template, "--seed", str(seed), "--policy", "model"]
+        args += ["--team", "mga", "--model", "oracle", "--base-url", server.base_url]
+        result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "success: yes (the world's checker)" in result.output
+    assert "grounding: " in result.output and ", 0 missed" in result.output
+    saved = json.loads((out / "result.json").read_text())
+    assert saved["grounding"]["missed"] == 0 and saved["grounding"]["tree"] >= 1
+    roles = json.loads((out / "usage.json").read_text())["by_role"]
+    assert set(roles) == {"planner", "memory"}
 
 
 def test_run_refuses_a_model_the_server_does_not_serve(tmp_path: Path) -> None:

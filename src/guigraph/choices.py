@@ -23,6 +23,15 @@ class Policy(StrEnum):
     HYBRID = "hybrid"
 
 
+class TeamDesign(StrEnum):
+    """How a model team is built: guigraph's roles (planners, decider with coordinates,
+    verifier, narrator, outcome check) or MGA's (a semantic planner, a grounding step that
+    places its targets, a memory that verifies each action)."""
+
+    GUIGRAPH = "guigraph"
+    MGA = "mga"
+
+
 class Memory(StrEnum):
     """What the team remembers of the recorded runs: the workflow graph, or the traces as
     linear scripts (the paper's baseline)."""

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from guigraph.agents.grounding import role_fits, text_score
+from guigraph.agents.mga import render_screen
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.prompting import render_elements
 from guigraph.agents.roles import SemanticState
@@ -30,7 +32,7 @@ from guigraph.types import Action, ActionType, Task
 COORDS = ModelCoords.from_name("qwen3-vl")
 _ROLE = re.compile(r"^Role: ([a-z -]+)\.", re.MULTILINE)
 _TASK = re.compile(r"^Task: (.*)$", re.MULTILINE)
-_HISTORY = re.compile(r"^History \((\d+) steps\)", re.MULTILINE)
+_HISTORY = re.compile(r"^(?:Verified history|History) \((\d+) steps", re.MULTILINE)
 _PROPOSED = re.compile(r"^Proposed action: (\{.*\})$", re.MULTILINE)
 _ELEMENT = re.compile(r"^\[\d+\] .*$", re.MULTILINE)
 
@@ -41,6 +43,11 @@ class Frame:
     state: SemanticState
     action: Action
     next_app: str | None
+
+    @property
+    def semantic_screen(self) -> str:
+        """The screen as MGA's planner and memory are shown it (no coordinates)."""
+        return render_screen(self.state)
 
 
 def rollout(task: Task, seed: int) -> list[Frame]:
@@ -76,6 +83,38 @@ def answer_for(action: Action, state: SemanticState) -> dict[str, Any]:
         data["app_name"] = action.app
     if action.seconds is not None:
         data["seconds"] = action.seconds
+    return data
+
+
+def semantic_answer(action: Action, state: SemanticState) -> dict[str, Any]:
+    """The expert's action as MGA's planner says it: a described target, or a value."""
+    verbs = {
+        ActionType.PRESS_BACK: "back", ActionType.PRESS_HOME: "home",
+        ActionType.COMPLETE: "done", ActionType.IMPOSSIBLE: "fail",
+    }  # fmt: skip
+    data: dict[str, Any] = {"action": verbs.get(action.type, action.type.value)}
+    if action.point is not None and action.type is not ActionType.SCROLL:
+        view = state.element_at(action.point)
+        if view is None:  # a tap on no element: the nearest words a person would name
+            return {"action": data["action"], "target": {"text": "(nothing there)"}}
+        alike = [
+            v for v in state.elements
+            if role_fits(v, view.role) and text_score(v, view.label) == 100.0
+        ]  # fmt: skip
+        target: dict[str, Any] = {"text": view.label, "role": view.role}
+        if len(alike) > 1:
+            target["ordinal"] = alike.index(view) + 1
+        data["target"] = target
+    if action.type is ActionType.SCROLL:
+        data["direction"] = str(action.direction)
+    if action.text is not None:
+        data["text"] = action.text
+    if action.app is not None:
+        data["app"] = action.app
+    if action.seconds is not None:
+        data["seconds"] = action.seconds
+    if action.keys is not None:
+        data["keys"] = "+".join(action.keys)
     return data
 
 
@@ -178,6 +217,29 @@ class Oracle:
             }
         )
 
+    # -- MGA's roles ------------------------------------------------------------------------
+    def _semantic_planner(self, text: str) -> str:
+        screen = _screen(text)
+        frames = self._frames(text)
+        matches = [i for i, f in enumerate(frames) if f.semantic_screen == screen]
+        history = _HISTORY.search(text)
+        done = int(history.group(1)) if history else 0
+        if matches:
+            frame = frames[min(matches, key=lambda i: (abs(i - done), i))]
+            action = semantic_answer(frame.action, frame.state)
+        elif "Loading" in screen:
+            action = {"action": "wait", "seconds": 1}
+        else:
+            action = _semantic_dismiss(screen) or {"action": "back"}
+        return json.dumps({"thought": "the expert would do this", "action": action})
+
+    def _memory(self, text: str) -> str:
+        after = _screen(text.split("Screen after", 1)[1])
+        known = any(f.semantic_screen == after for f in self._frames(text))
+        if known or "Loading" in after or _semantic_dismiss(after):
+            return json.dumps({"verdict": "success", "change": "on the expected path"})
+        return json.dumps({"verdict": "failure", "change": "this page is off the path"})
+
     def _narrator(self, text: str) -> str:
         return "The step was carried out as planned."
 
@@ -207,6 +269,14 @@ def _dismiss(screen: str) -> dict[str, Any] | None:
         match = re.match(r"^\[\d+\] button '(.*)' at \((\d+), (\d+)\)", line)
         if match and is_dismissal(match.group(1)):
             return {"action": "click", "coordinate": [int(match.group(2)), int(match.group(3))]}
+    return None
+
+
+def _semantic_dismiss(screen: str) -> dict[str, Any] | None:
+    for line in screen.splitlines():
+        match = re.match(r"^\[\d+\] button '(.*)'", line)
+        if match and is_dismissal(match.group(1)):
+            return {"action": "click", "target": {"text": match.group(1), "role": "button"}}
     return None
 
 

@@ -12,11 +12,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from guigraph.choices import History, Memory, Policy, SlotFilling, Verify, choose
+from guigraph.choices import History, Memory, Policy, SlotFilling, TeamDesign, Verify, choose
 from guigraph.errors import ConfigError, ModelCallError
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
+    from guigraph.agents.grounding import GroundingCounts
     from guigraph.agents.loop import Team
     from guigraph.compiler.fillers import FillerCounts, ModelFiller
     from guigraph.graph.kb import KnowledgeBase
@@ -58,17 +59,23 @@ def team_factory(
     usage_path: Path | None = None,
     slot_filler: SlotFilling | str = SlotFilling.RULE,
     filler_counts: FillerCounts | None = None,
+    team: TeamDesign | str = TeamDesign.GUIGRAPH,
+    grounding: GroundingCounts | None = None,
 ) -> tuple[MakeTeam, ModelHub | None]:
     """A function making a fresh team per episode, and the model hub if any (closed with
     ``resources``). The graph view is loaded once and shared; each episode gets its own
     policy cursor. ``models`` (per-role settings, e.g. from ``--model-config``) replaces
     ``model``/``base_url``; ``usage_path`` is rewritten after every model call.
     ``slot_filler`` model: the model-free team's slots are filled by the model (role
-    ``slot_filler``), what it did added up in ``filler_counts``."""
+    ``slot_filler``), what it did added up in ``filler_counts``. ``team`` mga: MGA's model
+    team (``agents.mga``), what its grounding step did added up in ``grounding``."""
     from guigraph.compiler.index import GraphView
     from guigraph.llm.config import ModelConfig, RoleModels
 
     policy = choose(Policy, policy, "policy")
+    team = choose(TeamDesign, team, "team")
+    if team is TeamDesign.MGA and policy is not Policy.MODEL:
+        raise ConfigError(f"--team mga is a model team: use --policy model, not {policy}")
     slot_filler = choose(SlotFilling, slot_filler, "slot-filler")
     if slot_filler is SlotFilling.MODEL and policy is not Policy.GRAPH:
         raise ConfigError("--slot-filler model fills the graph policy's slots: use --policy graph")
@@ -85,14 +92,14 @@ def team_factory(
             make_filler = model_fillers(graph_kb, hub.client("slot_filler"), filler_counts)
             return (lambda _: rule_team(graph_kb, view, options, make_filler())), hub
         return (lambda _: rule_team(graph_kb, view, options)), None
-    from guigraph.agents.model_team import ROLES, ModelTeamOptions, model_team
+    from guigraph.agents.model_team import ModelTeamOptions, model_team
 
     model_options = ModelTeamOptions(
         policy=policy, verify=verify, memory=memory, history=history, use_graph=use_graph,
-        action_space=frozenset(action_space),
+        action_space=frozenset(action_space), team=team,
     )  # fmt: skip
-    hub = _hub(models, ROLES, resources, usage_path)
-    return (lambda _: model_team(graph_kb, view, hub, model_options)), hub
+    hub = _hub(models, model_options.roles, resources, usage_path)
+    return (lambda _: model_team(graph_kb, view, hub, model_options, grounding)), hub
 
 
 def _hub(

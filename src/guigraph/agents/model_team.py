@@ -11,11 +11,12 @@ graph policy and the roles' briefing hold the episode's state). ``policy`` picks
 model only for proposals the graph or a rule does not vouch for) or ``never`` (no verifier;
 invalid replies are still sent back). Per-role model settings come from the hub's
 ``RoleModels``; role names: planner, progress, observer, decider, verifier, narrator, outcome.
+``team`` mga builds MGA's team instead (``agents.mga``: roles planner, grounder, memory).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -42,7 +43,7 @@ from guigraph.agents.outcome import RuleOutcomeChecker
 from guigraph.agents.roles import Narrator, Observer, Verifier
 from guigraph.agents.team import app_names_of, id_owners, kb_locator, known_apps
 from guigraph.agents.verifier import RuleVerifier
-from guigraph.choices import History, Memory, Policy, Verify, choose
+from guigraph.choices import History, Memory, Policy, TeamDesign, Verify, choose
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.compiler.script import is_home
@@ -50,11 +51,14 @@ from guigraph.errors import ConfigError
 from guigraph.types import ActionType, Task
 
 if TYPE_CHECKING:
+    from guigraph.agents.grounding import GroundingCounts
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.llm.hub import ModelHub
     from guigraph.retrieval.context import Context
 
 ROLES = ("planner", "progress", "observer", "decider", "verifier", "narrator", "outcome")
+#: The roles of MGA's team (``agents.mga.MGA_ROLES``).
+MGA_ROLES = ("planner", "grounder", "memory", "observer")
 
 
 @dataclass(frozen=True)
@@ -70,25 +74,62 @@ class ModelTeamOptions:
     describe_screens: bool = False  # a model description of each screen for the decider
     action_space: Collection[ActionType] = field(default_factory=lambda: frozenset(ActionType))
     max_attempts: int = 4
+    team: TeamDesign = TeamDesign.GUIGRAPH
 
     def __post_init__(self) -> None:
         # Names from a manifest or a bench script arrive as strings: each becomes its member.
         for name, kind in (
-            ("policy", Policy), ("verify", Verify), ("memory", Memory), ("history", History)
+            ("policy", Policy), ("verify", Verify), ("memory", Memory), ("history", History),
+            ("team", TeamDesign),
         ):  # fmt: skip
             object.__setattr__(self, name, choose(kind, getattr(self, name), name))
         if self.max_attempts < 1:
             raise ConfigError(f"max_attempts must be >= 1, got {self.max_attempts}")
         if self.policy is not Policy.MODEL and not self.use_graph:
             raise ConfigError(f"--policy {self.policy} needs the graph (use_graph)")
+        if self.team is TeamDesign.MGA and self.policy is not Policy.MODEL:
+            raise ConfigError(f"--team mga is a model team: use --policy model, not {self.policy}")
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The hub roles this team calls."""
+        return MGA_ROLES if self.team is TeamDesign.MGA else ROLES
+
+
+def graph_context(
+    kb: KnowledgeBase | None, view: GraphView | None, options: ModelTeamOptions, briefing: Briefing
+) -> Callable[[Task], Context | None]:
+    """The team's context step: graph RAG on the task (none without a KB), its text kept in
+    the briefing every role's prompt reads."""
+    from guigraph.retrieval.context import retrieve
+
+    def context(task: Task) -> Context | None:
+        # The loop asks for the context first: every role's prompt names the task from here on.
+        briefing.task, briefing.episode, briefing.step = task, task.task_id, 0
+        if kb is None or view is None:
+            return None
+        found = retrieve(
+            kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
+            graph=view,
+        )  # fmt: skip
+        briefing.context_text = found.text or briefing.context_text
+        return found
+
+    return context
 
 
 def model_team(
-    kb: KnowledgeBase | None, view: GraphView | None, hub: ModelHub, options: ModelTeamOptions
+    kb: KnowledgeBase | None,
+    view: GraphView | None,
+    hub: ModelHub,
+    options: ModelTeamOptions,
+    grounding: GroundingCounts | None = None,
 ) -> Team:
-    """A fresh team for one episode."""
-    from guigraph.retrieval.context import retrieve
+    """A fresh team for one episode (``grounding``: what MGA's grounding step did, added up)."""
+    if options.team is TeamDesign.MGA:
+        from guigraph.agents.mga import mga_team
 
+        return mga_team(kb, view, hub, options, grounding)
     use_graph = options.use_graph and kb is not None and view is not None
     if options.policy is not Policy.MODEL and (kb is None or view is None):
         raise ConfigError(f"--policy {options.policy} needs a knowledge base")
@@ -98,17 +139,7 @@ def model_team(
     def client(role: str) -> RoleClient:
         return RoleClient(hub.client(role), role, briefing, options.screenshots, screen_text)
 
-    def context(task: Task) -> Context | None:
-        # The loop asks for the context first: every role's prompt names the task from here on.
-        briefing.task, briefing.episode, briefing.step = task, task.task_id, 0
-        if not use_graph or kb is None:
-            return None
-        found = retrieve(
-            kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
-            graph=view,
-        )  # fmt: skip
-        briefing.context_text = found.text or briefing.context_text
-        return found
+    context = graph_context(kb if use_graph else None, view, options, briefing)
 
     observer = ModelObserver(client("observer")) if options.describe_screens else None
     # The hybrid team follows recorded workflows, so its model plans among the KB's apps; the

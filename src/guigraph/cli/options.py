@@ -7,13 +7,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from guigraph.choices import History, Memory, Policy, SlotFilling, Verify
+from guigraph.choices import History, Memory, Policy, SlotFilling, TeamDesign, Verify
 
 if TYPE_CHECKING:
     from guigraph.llm.config import RoleModels
 
 PolicyOption = Annotated[
     Policy, typer.Option("--policy", help="Who acts: graph (no model), model or hybrid.")
+]
+TeamOption = Annotated[
+    TeamDesign,
+    typer.Option(
+        "--team",
+        help="The model team (--policy model): guigraph (planners, decider, verifier, outcome "
+        "check) or mga (a semantic planner, a grounding step, a memory verifying each action).",
+    ),
 ]
 SlotFillerOption = Annotated[
     SlotFilling,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.choices import History, Memory, Policy, SlotFilling, Verify
+from guigraph.choices import History, Memory, Policy, SlotFilling, TeamDesign, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -104,6 +104,7 @@ def run(
     history: options.HistoryOption = History.NARRATIVE,
     verify: options.VerifyOption = Verify.ALWAYS,
     policy: options.PolicyOption = Policy.GRAPH,
+    team: options.TeamOption = TeamDesign.GUIGRAPH,
     slot_filler: options.SlotFillerOption = SlotFilling.RULE,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
@@ -121,17 +122,20 @@ def run(
     from contextlib import ExitStack
 
     from guigraph.agents.factory import team_factory
+    from guigraph.agents.grounding import GroundingCounts
     from guigraph.agents.loop import Budget, Callback, run_episode
     from guigraph.agents.team import TeamOptions
     from guigraph.agents.trajectory import ConsoleProgress, TrajectoryWriter
     from guigraph.compiler.fillers import FillerCounts
     from guigraph.envs import Env, make
     from guigraph.envs.wrappers import RecordEpisodes
-    from guigraph.errors import GuigraphError
+    from guigraph.errors import ConfigError, GuigraphError
 
     try:
         if policy is Policy.GRAPH:  # the model-free team knows no adaptive verifier
             TeamOptions(memory=memory, history=history, verify=verify, use_graph=not no_graph)
+        if team is TeamDesign.MGA and policy is not Policy.MODEL:
+            raise ConfigError(f"--team mga is a model team: use --policy model, not {policy}")
         settings = world_options(env, device, version, skin, serial, env_option or [])
         if allow_origin:
             settings["allow_origins"] = options.allowed_origins(env, allow_origin)
@@ -153,7 +157,7 @@ def run(
     callbacks: list[Callback] = [ConsoleProgress()]
     if out is not None:
         callbacks.append(TrajectoryWriter(out))
-    filled = FillerCounts()
+    filled, grounding = FillerCounts(), GroundingCounts()
     try:
         with ExitStack() as resources:
             models = options.role_models(
@@ -164,15 +168,17 @@ def run(
                 policy, knowledge, resources, memory=memory, verify=verify, history=history,
                 use_graph=not no_graph, models=models, action_space=world.action_space,
                 usage_path=out / "usage.json" if out is not None else None,
-                slot_filler=slot_filler, filler_counts=filled,
+                slot_filler=slot_filler, filler_counts=filled, team=team, grounding=grounding,
             )  # fmt: skip
-            team = make_team(the_task)
+            agents = make_team(the_task)
             budget = Budget(max_steps)
-            run_episode(world, team, the_task, seed=seed, budget=budget, callbacks=callbacks)
+            run_episode(world, agents, the_task, seed=seed, budget=budget, callbacks=callbacks)
             if hub is not None:
                 typer.echo(hub.ledger.summary())
                 if slot_filler is SlotFilling.MODEL:
                     typer.echo(f"slot filler: {filled.describe()}")
+                if team is TeamDesign.MGA:
+                    typer.echo(f"grounding: {grounding.describe()}")
                 if out is not None:  # usage is kept with the run (keys never are)
                     hub.save_usage(out / "usage.json")
             verdict = world.evaluate()
@@ -189,7 +195,7 @@ def run(
         why = f": {verdict.detail}" if verdict.detail and not verdict.success else ""
         typer.echo(f"success: {'yes' if verdict.success else 'no'} (the world's checker){why}")
     if out is not None:
-        _write_outcome(out, success)
+        _write_outcome(out, success, grounding.to_dict() if team is TeamDesign.MGA else None)
         typer.echo(f"trajectory: {out}")
     if record is not None:
         typer.echo(f"recorded: {record} (grow a KB with: guigraph build {record} --kb KB)")
@@ -236,11 +242,14 @@ def task_options(env: str, tasks: Path | None, params: list[str]) -> dict[str, A
     return {"params": given, **({"tasks": str(tasks)} if tasks is not None else {})}
 
 
-def _write_outcome(out: Path, success: bool | None) -> None:
-    """The checker's verdict beside the trajectory (the team never saw it)."""
+def _write_outcome(out: Path, success: bool | None, grounding: dict[str, int] | None) -> None:
+    """The checker's verdict beside the trajectory (the team never saw it), and what MGA's
+    grounding step did."""
     path = out / "result.json"
     data: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
     data["success"] = success
+    if grounding is not None:
+        data["grounding"] = grounding
     path.write_text(json.dumps(data, indent=2) + "\n")
 
 
