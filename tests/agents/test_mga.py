@@ -348,3 +348,16 @@ def test_mga_is_a_model_team() -> None:
 def test_the_planner_sees_the_screen_without_coordinates() -> None:
     shown = render_screen(BEFORE)
     assert shown.splitlines() == ["[0] field 'Title' (focused)", "[1] button 'Save'"]
+
+
+def test_every_verb_has_a_shape_the_parser_reads_back_and_the_menu_follows_the_world() -> None:
+    from guigraph.agents.mga import VERB_SHAPES, verb_menu, verbs_for
+    from guigraph.envs.desktop.env import DesktopEnv
+
+    assert set(VERB_SHAPES) == set(Verb)
+    for verb, (shape, _) in VERB_SHAPES.items():
+        concrete = json.dumps(shape).replace("up|down|left|right", "up").replace('"..."', '"x"')
+        assert parse_semantic(concrete).action.action is verb
+    desktop = verbs_for(DesktopEnv.action_space)
+    assert Verb.BACK not in desktop and Verb.KEY in desktop
+    assert '"back"' not in verb_menu(desktop) and len(verb_menu(desktop).splitlines()) == 10
