@@ -359,6 +359,35 @@ def test_live_simphone_eval_writes_the_same_format(kb: Path, tmp_path: Path) -> 
     assert manifest["suite"] == "sim" and manifest["seeds"]["cases"]
 
 
+def test_mgas_team_evaluates_on_simphone_with_its_grounding_counted(
+    kb: Path, tmp_path: Path
+) -> None:
+    """`eval sim --policy model --team mga` against the loopback oracle: the oracle's SR, and
+    what the grounding step placed and missed per episode and in the summary."""
+    from guigraph.eval.suite import EVAL_SEED_BASE
+    from tests.agents.oracle import Oracle
+
+    templates = ["tool.wifi", "info.note"]
+    oracle = Oracle([(t, EVAL_SEED_BASE) for t in templates])
+    out = tmp_path / "mga"
+    with FakeModelServer(oracle, models=("oracle",)) as server:
+        result = runner.invoke(
+            app,
+            ["eval", "sim", "--kb", str(kb), "--out", str(out), "--templates", ",".join(templates),
+             "--policy", "model", "--team", "mga", "--model", "oracle", "--base-url",
+             server.base_url],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sr"] == 100.0 and summary["episodes"] == 2
+    assert summary["grounding"]["missed"] == 0 and summary["grounding"]["tree"] > 0
+    assert set(summary["usage"]["by_role"]) == {"planner", "memory"}
+    assert "grounding: " in result.output and "0 missed" in result.output
+    episodes = read_jsonl(out / "episodes.jsonl")
+    assert sum(e["grounding"]["tree"] for e in episodes) == summary["grounding"]["tree"]
+    assert json.loads((out / "manifest.json").read_text())["config"]["team"] == "mga"
+
+
 def test_ctrl_c_says_how_to_go_on(capsys: pytest.CaptureFixture[str]) -> None:
     import typer
 

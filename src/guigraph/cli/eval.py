@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from guigraph.choices import EvalMemory, Memory, Policy, Verify
+from guigraph.choices import EvalMemory, Memory, Policy, TeamDesign, Verify
 from guigraph.cli import options
 
 if TYPE_CHECKING:
@@ -112,6 +112,7 @@ def sim(
     version: Annotated[int, typer.Option("--version", help="App version (1 or 2).")] = 1,
     max_steps: Annotated[int, typer.Option("--max-steps", min=1, help="Step budget.")] = 40,
     policy: options.PolicyOption = Policy.GRAPH,
+    team: options.TeamOption = TeamDesign.GUIGRAPH,
     model: options.Model = None,
     base_url: options.BaseUrl = None,
     memory: options.MemoryOption = Memory.GRAPH,
@@ -147,8 +148,11 @@ def sim(
             for n in range(seeds)
         ]
         run_options = RunOptions(concurrency, executor, ray_address, limit, resume)
+        if team is TeamDesign.MGA and policy is not Policy.MODEL:
+            raise ConfigError(f"--team mga is a model team: use --policy model, not {policy}")
         spec = _spec("sim", kb, policy, memory, verify, seed, model, base_url, concurrency,
-                     timeout, max_attempts, backoff, text_only, max_steps=max_steps)  # fmt: skip
+                     timeout, max_attempts, backoff, text_only, max_steps=max_steps,
+                     team=team)  # fmt: skip
         return run_sim(jobs, spec, out, run_options, progress)
 
     _report(_guarded(go))
@@ -287,10 +291,17 @@ def _report(result: EvalResult) -> None:
     summary = result.summary
     ams = "n/a" if summary.get("ams") is None else f"{summary['ams']:.2f}"
     faults = sum(sum(c.values()) for c in summary.get("faults", {}).values())
+    grounding = summary.get("grounding")
+    placed = (
+        f"; grounding: {grounding['tree'] + grounding['model']} targets placed, "
+        f"{grounding['missed']} missed"
+        if grounding
+        else ""
+    )
     typer.echo(
         f"{result.ran} episodes run, {result.skipped} already done; "
         f"{summary['episodes']} episodes: AMS {ams}, SR {summary['sr']:.2f}; "
-        f"{summary['usage']['calls']} model calls, {faults} faults. "
+        f"{summary['usage']['calls']} model calls, {faults} faults{placed}. "
         f"Run folder: {result.folder}"
     )
 

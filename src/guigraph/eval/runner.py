@@ -245,6 +245,11 @@ def summarize_folder(
 
         summary.update(web.summary(episodes, config or {}))
     summary["usage"], summary["faults"] = _usage_and_faults(episodes)
+    grounded = [e["grounding"] for e in episodes if isinstance(e.get("grounding"), dict)]
+    if grounded:  # MGA's team: what its grounding step placed and missed
+        summary["grounding"] = {
+            key: sum(int(g.get(key, 0)) for g in grounded) for key in ("tree", "model", "missed")
+        }
     summary["seconds"] = round(sum(float(e.get("seconds") or 0) for e in episodes), 3)
     return summary
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.loop import EpisodeResult, LoopStep, Team
 from guigraph.agents.roles import Plan
-from guigraph.choices import Memory, Policy, Verify
+from guigraph.choices import Memory, Policy, TeamDesign, Verify
 from guigraph.envs.base import Env
 from guigraph.envs.wrappers import EnvWrapper
 from guigraph.errors import EnvError
@@ -29,6 +29,7 @@ from guigraph.eval.metering import EpisodeMeter, Meter, MeteredHub
 from guigraph.types import Action, Observation, Task
 
 if TYPE_CHECKING:
+    from guigraph.agents.grounding import GroundingCounts
     from guigraph.graph.kb import KnowledgeBase
 
 Row = dict[str, Any]
@@ -54,6 +55,8 @@ class EvalSpec:
     use_graph: bool = True
     #: web: places every task may visit besides its own origin (``--allow-origin``).
     allow_origins: tuple[str, ...] = ()
+    #: The model team's design (``--team``): guigraph's roles or MGA's.
+    team: TeamDesign = TeamDesign.GUIGRAPH
 
     def to_config(self) -> dict[str, Any]:
         out = asdict(self)
@@ -62,6 +65,8 @@ class EvalSpec:
             out.pop("allow_origins")
         else:
             out["allow_origins"] = list(self.allow_origins)
+        if out["team"] == TeamDesign.GUIGRAPH:
+            del out["team"]  # folders made before --team existed resume unchanged
         return out
 
 
@@ -137,7 +142,7 @@ class Worker:
         if self.kb is not None:
             self.kb.close()
 
-    def make_team(self, odyssey: bool) -> Team:
+    def make_team(self, odyssey: bool, grounding: GroundingCounts | None = None) -> Team:
         use_graph = self.spec.use_graph and self.kb is not None
         kb, view = (self.kb, self.view) if use_graph else (None, None)
         if self.hub is None:
@@ -154,8 +159,9 @@ class Worker:
             policy=self.spec.policy, verify=self.spec.verify, memory=self.spec.memory,
             use_graph=use_graph,
             action_space=ODYSSEY_ACTIONS if odyssey else frozenset(ActionType),
+            team=self.spec.team,
         )  # fmt: skip
-        return model_team(kb, view, self.hub, model_options)
+        return model_team(kb, view, self.hub, model_options, grounding)
 
     def run(self, job: Job, emit: Emit) -> Row:
         if isinstance(job, SimJob):
@@ -207,12 +213,14 @@ class Worker:
 
     # -- SimPhone, live --------------------------------------------------------------------
     def _run_sim(self, job: SimJob, emit: Emit) -> Row:
+        from guigraph.agents.grounding import GroundingCounts
         from guigraph.agents.loop import Budget, run_episode
         from guigraph.envs import make
         from guigraph.eval.replay import prediction_text
 
         episode_id = job.episode_id
         self.meter.pop(episode_id)
+        grounding = GroundingCounts()
         env = _Watched(make("simphone", device=job.device, version=job.version))
         task = env.make_task(job.template_id, job.seed)
         task = replace(task, task_id=episode_id)  # the id tags the episode's model calls
@@ -238,16 +246,20 @@ class Worker:
         started = time.perf_counter()
         try:
             budget = Budget(max_steps=self.spec.max_steps)
-            run_episode(env, self.make_team(odyssey=False), task, seed=job.seed,
-                        budget=budget, callbacks=[_Callback(on_step, tracker)])  # fmt: skip
+            team = self.make_team(odyssey=False, grounding=grounding)
+            run_episode(env, team, task, seed=job.seed, budget=budget,
+                        callbacks=[_Callback(on_step, tracker)])  # fmt: skip
             verdict = env.evaluate()
             success = verdict is not None and verdict.success
         finally:
             env.close()
-        return _episode_row(
+        row = _episode_row(
             episode_id, task.category, task.instruction, count, None, bool(success),
             time.perf_counter() - started, tracker.finish(),
         )  # fmt: skip
+        if self.spec.team is TeamDesign.MGA:
+            row["grounding"] = grounding.to_dict()
+        return row
 
     # -- MiniWoB++, live ---------------------------------------------------------------------
     def _run_web(self, job: WebJob, emit: Emit) -> Row:
