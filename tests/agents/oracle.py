@@ -90,6 +90,7 @@ def semantic_answer(action: Action, state: SemanticState) -> dict[str, Any]:
     """The expert's action as MGA's planner says it: a described target, or a value."""
     verbs = {
         ActionType.PRESS_BACK: "back", ActionType.PRESS_HOME: "home",
+        ActionType.PRESS_RECENT: "recent",
         ActionType.COMPLETE: "done", ActionType.IMPOSSIBLE: "fail",
     }  # fmt: skip
     data: dict[str, Any] = {"action": verbs.get(action.type, action.type.value)}

@@ -12,7 +12,13 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from guigraph.agents.grounding import Grounder, GroundingCounts, ModelGrounder, TreeGrounder
+from guigraph.agents.grounding import (
+    ACTION_OF,
+    Grounder,
+    GroundingCounts,
+    ModelGrounder,
+    TreeGrounder,
+)
 from guigraph.agents.loop import Budget, EpisodeResult, run_episode
 from guigraph.agents.mga import EpisodeNotes, MgaMemory, MgaNarrator, render_screen
 from guigraph.agents.model_acting import invalid
@@ -355,6 +361,7 @@ def test_every_verb_has_a_shape_the_parser_reads_back_and_the_menu_follows_the_w
     from guigraph.envs.desktop.env import DesktopEnv
 
     assert set(VERB_SHAPES) == set(Verb)
+    assert set(ACTION_OF.values()) == set(ActionType)  # every action a world takes has a verb
     for verb, (shape, _) in VERB_SHAPES.items():
         concrete = json.dumps(shape).replace("up|down|left|right", "up").replace('"..."', '"x"')
         assert parse_semantic(concrete).action.action is verb

@@ -40,6 +40,7 @@ ACTION_OF: dict[Verb, ActionType] = {
     Verb.OPEN_APP: ActionType.OPEN_APP,
     Verb.BACK: ActionType.PRESS_BACK,
     Verb.HOME: ActionType.PRESS_HOME,
+    Verb.RECENT: ActionType.PRESS_RECENT,
     Verb.WAIT: ActionType.WAIT,
     Verb.DONE: ActionType.COMPLETE,
     Verb.FAIL: ActionType.IMPOSSIBLE,

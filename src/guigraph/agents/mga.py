@@ -87,6 +87,7 @@ VERB_SHAPES: dict[Verb, tuple[dict[str, object], str]] = {
     Verb.OPEN_APP: ({"action": "open_app", "app": "..."}, "launch an app by name"),
     Verb.BACK: ({"action": "back"}, "the back button"),
     Verb.HOME: ({"action": "home"}, "the home screen"),
+    Verb.RECENT: ({"action": "recent"}, "show recent apps"),
     Verb.WAIT: ({"action": "wait", "seconds": 1}, "wait for the screen to settle"),
     Verb.DONE: ({"action": "done"}, "the task is done"),
     Verb.FAIL: ({"action": "fail"}, "the task cannot be done"),

@@ -29,6 +29,7 @@ class Verb(StrEnum):
     OPEN_APP = "open_app"
     BACK = "back"
     HOME = "home"
+    RECENT = "recent"
     WAIT = "wait"
     DONE = "done"
     FAIL = "fail"
@@ -43,7 +44,8 @@ _SYNONYMS = {
     "double_tap": Verb.DOUBLE_CLICK, "long_click": Verb.LONG_PRESS, "hotkey": Verb.KEY,
     "keys": Verb.KEY, "press_key": Verb.KEY, "input": Verb.TYPE, "type_text": Verb.TYPE,
     "swipe": Verb.SCROLL, "open": Verb.OPEN_APP, "launch": Verb.OPEN_APP,
-    "press_back": Verb.BACK, "press_home": Verb.HOME, "complete": Verb.DONE,
+    "press_back": Verb.BACK, "press_home": Verb.HOME, "press_recent": Verb.RECENT,
+    "recent_apps": Verb.RECENT, "app_switch": Verb.RECENT, "complete": Verb.DONE,
     "finish": Verb.DONE, "finished": Verb.DONE, "impossible": Verb.FAIL,
     "infeasible": Verb.FAIL, "sleep": Verb.WAIT,
 }  # fmt: skip
