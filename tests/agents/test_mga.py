@@ -368,3 +368,16 @@ def test_every_verb_has_a_shape_the_parser_reads_back_and_the_menu_follows_the_w
     desktop = verbs_for(DesktopEnv.action_space)
     assert Verb.BACK not in desktop and Verb.KEY in desktop
     assert '"back"' not in verb_menu(desktop) and len(verb_menu(desktop).splitlines()) == 10
+
+
+def test_a_kind_of_element_is_read_from_its_class_too() -> None:
+    from guigraph.geometry import BBox
+    from guigraph.types import UIElement
+
+    boxed = UIElement(
+        BBox(10, 50, 90, 60), text="Replace all in:", class_name="check_box", clickable=True
+    )
+    screen = state(text("Replace all in:", (10, 10, 90, 20)), boxed, app="editor")
+    assert screen.elements[1].role == "button"  # the observer's role says nothing of a box
+    found = TreeGrounder().find(Target(text="Replace all in:", role="toggle"), screen)
+    assert not isinstance(found, str) and found.index == 1
