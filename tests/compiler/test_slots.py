@@ -98,6 +98,16 @@ def test_a_new_value_of_a_known_kind_ends_at_its_head_noun() -> None:
     assert fill_slot("Orbit camera bag", old, new) == "Nova kettle price"  # nothing known
 
 
+def test_an_expression_is_one_value_however_its_parts_are_known() -> None:
+    # "2" and "21*2" were typed before: neither cuts "94*2" apart or into the words "94 2".
+    old = "Compute 21*2 with Galculator and save the result in Mousepad as ideas.txt"
+    new = "Compute 94*2 with Galculator and save the result in Mousepad as diary.txt"
+    assert fill_slot("21*2", old, new, ["2"]) == "94*2"
+    assert fill_slot("21*2", old, new, ["21*2", "37*4"]) == "94*2"
+    add = "Add 408+11 with Galculator and save the sum in Mousepad as notes.txt"
+    assert fill_slot("408+11", add, add.replace("408", "789"), ["11"]) == "789+11"
+
+
 def test_a_title_field_takes_the_quoted_phrase() -> None:
     old = "Add Doctor visit to my calendar on Jun 30 at 10:45"
     new = "Put 'Trip to Cairo' in my calendar for Jul 6, 12:00"

@@ -459,7 +459,7 @@ def fill_slot(
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
         # price on ShopMall"; a new value of a known kind ends at its kind's head noun
         # ("Nova kettle price" -> "Nova kettle").
-        inside = next((_as_said(v, aligned) for v in named if _contains(aligned, v)), None)
+        inside = next((_as_said(v, aligned) for v in named if _set_apart(aligned, v)), None)
         value = inside or _longer_known(aligned, named, new_instruction)
         value = value or _cut_at_head(aligned, seen)
         if foreign is None or not foreign(value):
@@ -696,7 +696,16 @@ def _cut_at_head(value: str, known: Iterable[str]) -> str:
     heads = {parts[-1].lower() for parts in (words(v) for v in known) if len(parts) >= 2}
     parts = words(value)
     last = max((i for i, w in enumerate(parts) if w.lower() in heads), default=None)
-    return " ".join(parts[: last + 1]) if last is not None and last > 0 else value
+    if last is None or last == 0:
+        return value
+    # Cut in the value as written: "94*2" stays "94*2", not the words "94 2".
+    end = 0
+    for part in parts[: last + 1]:
+        found = value.find(part, end)
+        if found < 0:
+            return " ".join(parts[: last + 1])
+        end = found + len(part)
+    return value[:end]
 
 
 def _unpossessed(tokens: list[str], language: Language) -> list[str]:
@@ -739,6 +748,13 @@ def _as_said(value: str, text: str) -> str:
     pattern = rf"(?<!\w){re.escape(value)}(?!\w)"
     match = re.search(pattern, normalize_units(text), re.IGNORECASE)
     return match.group(0) if match else value
+
+
+def _set_apart(text: str, value: str) -> bool:
+    """Whether ``value`` is in ``text`` set apart by spaces (or the text's ends, or a
+    punctuation mark ending a phrase): "2" is not a value inside "94*2" or "3.2"."""
+    pattern = rf"(?<![^\s\"'(“‘]){re.escape(value.lower())}(?=$|[\s\"')”’]|[,;:!?.](?:\s|$))"
+    return re.search(pattern, normalize_units(text).lower()) is not None
 
 
 def _contains(text: str, value: str) -> bool:
