@@ -56,6 +56,21 @@ def test_observation_is_the_focused_apps_accessibility_tree(desktop: DesktopEnv)
     assert editor.text == "first line\nsecond"
 
 
+def test_a_fields_label_names_it_whatever_the_other_fields_hold(desktop: DesktopEnv) -> None:
+    desktop.reset(desktop.make_task("mousepad/replace-word", 2), 2)
+    dialog = desktop.step(Action.key_chord("ctrl+r")).observation
+    assert dialog.activity == "dialog/Find and Replace"
+    typed = desktop.step(Action.type_text("abc")).observation
+    fields = [(e.text, e.content_desc) for e in typed.elements or () if e.editable]
+    assert fields == [("abc", "Search for:"), ("", "Replace with:")]
+    replace_with = find(typed, "Replace with:", "text")
+    assert desktop.step(Action.click(*replace_with.bbox.center.to_list())).error is None
+    desktop.step(Action.type_text("xyz"))
+    assert find(desktop.step(Action.key_chord("tab")).observation, "xyz", "text").content_desc == (
+        "Replace with:"
+    )
+
+
 def test_a_task_saved_through_the_save_dialog_is_checked_on_disk(desktop: DesktopEnv) -> None:
     task = desktop.make_task("mousepad/save-note", 3)
     assert task.template_id == "mousepad/save-note" and task.params["text"] in task.instruction

@@ -2,8 +2,9 @@
 
 The session bus names the accessibility bus (``org.a11y.Bus.GetAddress``); on it the registry
 lists the applications, and every widget is an object answering ``org.a11y.atspi.Accessible``
-(name, role, states, children) and, where it has them, ``Component`` (its box on the screen)
-and ``Text`` (what a text field holds). A tree is read one level at a time with every call of
+(name, role, states, children, relations) and, where it has them, ``Component`` (its box on
+the screen) and ``Text`` (what a text field holds); a nameless field is named by its label
+(``envs.desktop.naming``). A tree is read one level at a time with every call of
 the level sent before the first reply is read, so a screen of a few hundred widgets costs a
 dozen round trips; subtrees that are not showing (a closed menu) are not entered.
 
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from guigraph.envs.desktop.naming import labelled_by, name_fields
 from guigraph.errors import EnvError, require
 
 ACCESSIBLE = "org.a11y.atspi.Accessible"
@@ -83,6 +85,7 @@ class AccessibilityBus:
         self._jeepney = require("jeepney", "desktop")
         self._blocking = require("jeepney.io.blocking", "desktop")
         self._conn: Any = None
+        self._pids: dict[str, int] = {}
         session = self._open(session_bus, "the D-Bus session bus")
         try:
             call = self._call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress")
@@ -110,6 +113,17 @@ class AccessibilityBus:
             Application(b, p, _value(reply, "")) for (b, p), reply in zip(roots, names, strict=True)
         ]
 
+    def pid(self, app: Application) -> int:
+        """The process behind ``app`` (its bus connection's), 0 when the bus cannot say."""
+        if app.bus_name not in self._pids:
+            ask = self._call(
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                "GetConnectionUnixProcessID", "s", (app.bus_name,),
+            )  # fmt: skip
+            reply = self._ask([ask], app.name)[0]
+            self._pids[app.bus_name] = int(_first(reply, 0))
+        return self._pids[app.bus_name]
+
     def windows(self, app: Application) -> list[tuple[str, str, str, frozenset[str]]]:
         """An application's top-level windows: (path, role, name, states)."""
         reply = self._ask([self._call(app.bus_name, app.path, ACCESSIBLE, "GetChildren")], app.name)
@@ -134,6 +148,7 @@ class AccessibilityBus:
         (depth first, as a screen reader walks it)."""
         bus = app.bus_name
         found: dict[str, tuple[Node, list[str]]] = {}
+        labels: dict[str, list[str]] = {}
         level = list(roots)
         depth = 0
         while level and depth <= MAX_DEPTH:
@@ -146,14 +161,16 @@ class AccessibilityBus:
                     self._call(bus, path, PROPERTIES, "Get", "ss", (ACCESSIBLE, "Name")),
                     self._call(bus, path, PROPERTIES, "Get", "ss", (ACCESSIBLE, "Description")),
                     self._call(bus, path, COMPONENT, "GetExtents", "u", (0,)),
+                    self._call(bus, path, ACCESSIBLE, "GetRelationSet"),
                 ]
             replies = self._ask(asks, app.name)
             shown: list[tuple[str, frozenset[str], list[str], str, str, str, Any]] = []
             for i, path in enumerate(level):
-                state, kids, role, name, desc, extents = replies[6 * i : 6 * i + 6]
+                state, kids, role, name, desc, extents, relations = replies[7 * i : 7 * i + 7]
                 states = states_of(_first(state, [0, 0]))
                 if "showing" not in states or "defunct" in states:
                     continue
+                labels[path] = labelled_by(_first(relations, []))
                 children = [str(p) for _, p in _first(kids, [])]
                 box = _first(extents, (0, 0, 0, 0))
                 shown.append(
@@ -167,7 +184,7 @@ class AccessibilityBus:
                 found[path] = (Node(role, name, desc, text, states, box, depth), children)
                 level += children
             depth += 1
-        return _depth_first(found, list(roots))
+        return _depth_first(name_fields(found, labels), list(roots))
 
     def _texts(self, bus: str, paths: list[str], app: str) -> dict[str, str]:
         asks = [self._call(bus, p, TEXT, "GetText", "ii", (0, MAX_TEXT)) for p in paths]

@@ -327,17 +327,36 @@ class DesktopEnv(Env):
         bus = self._accessibility()
         if bus is None:
             return None, None, None
-        for app in self._apps():
-            windows = bus.windows(app)
-            active = [w for w in windows if "active" in w[3] and "showing" in w[3]]
-            if not active:
-                continue
-            path, role, title, _ = active[0]
-            nodes = bus.tree(app, [path])
-            activity = f"dialog/{title}" if role in DIALOG_ROLES else role.replace(" ", "_")
-            name = app.name.lower()
-            return name, activity, to_elements(nodes, self.size, name)
-        return None, None, ()
+        found = self._focused_window(bus)
+        if found is None:
+            return None, None, ()
+        app, (path, role, title, _) = found
+        nodes = bus.tree(app, [path])
+        activity = f"dialog/{title}" if role in DIALOG_ROLES else role.replace(" ", "_")
+        name = app.name.lower()
+        return name, activity, to_elements(nodes, self.size, name)
+
+    def _focused_window(
+        self, bus: AccessibilityBus
+    ) -> tuple[Application, tuple[str, str, str, frozenset[str]]] | None:
+        """The application and window the window manager has focused. The X server says
+        which (``_NET_ACTIVE_WINDOW``, its process and title): an application's own "active"
+        state lags a switch (Alt+Tab) on a loaded machine, and two may claim it meanwhile."""
+        focused = screen.active_window(self.display.name)
+        apps = self._apps()
+        if focused is not None and focused.pid:
+            owners = [a for a in apps if bus.pid(a) == focused.pid]
+            apps = owners + [a for a in apps if a not in owners]
+        title = focused.title if focused is not None else ""
+        for app in apps:
+            owner = focused is not None and focused.pid > 0 and bus.pid(app) == focused.pid
+            showing = [w for w in bus.windows(app) if "showing" in w[3]]
+            titled = [w for w in showing if owner and w[2] == title]
+            active = [w for w in showing if "active" in w[3]]
+            choices = titled or active or (showing if owner else [])
+            if choices:
+                return app, choices[0]
+        return None
 
     def _result(self, done: bool = False, error: str | None = None) -> StepResult:
         observation = self._last

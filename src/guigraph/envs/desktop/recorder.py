@@ -3,13 +3,14 @@
 The recorder starts the application on the world's display, then records the display's input
 (``envs.desktop.xrecord``: X RECORD sees what a keyboard and a mouse send, XTEST's included),
 turns it into actions (``envs.desktop.gestures``) and keeps, for each action, the screenshot
-and accessibility tree captured before it: the screen is captured at the start and again once
-the person pauses after an action (``idle_s``) and the screen has stayed still, so typed text
-becomes one ``type`` action and the screen before the next action shows it. An action takes
-the last capture that started before its first event; a capture during which the person acted
-is dropped (it may show half of what they did) and taken again at the next pause. Ctrl-C or
-SIGTERM (or ``stop``) ends the episode with ``complete`` on the last screen and writes it as
-the other recorders do (GUIOdyssey layout), so ``guigraph build`` takes it.
+and accessibility tree captured before it. The screen is captured at the start and whenever
+it has changed and then stayed still while the person is not acting: after an action once the
+application has answered it, and again when the application answers late (a dialog that opens
+a second after the key on a loaded machine), so typed text becomes one ``type`` action and the
+screen before the next action shows what the last one did. An action takes the last capture
+that started before its first event, after the action before it. Ctrl-C or SIGTERM (or
+``stop``) ends the episode with ``complete`` on the last screen and writes it as the other
+recorders do (GUIOdyssey layout), so ``guigraph build`` takes it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from guigraph.envs.desktop import screen
 from guigraph.envs.desktop.env import DesktopEnv
 from guigraph.envs.desktop.gestures import Gesture, GestureReader
 from guigraph.envs.desktop.xrecord import InputListener
@@ -32,6 +34,11 @@ from guigraph.types import Action, ActionType, DeviceInfo, Episode, Observation,
 #: How long the screen must stay still before the recorder reads it: the person's pause is
 #: most of the wait already, and a long one would run into their next action.
 RECORDER_STILL_S = 0.3
+#: How often the recorder looks at the screen while the person is not acting.
+LOOK_EVERY_S = 0.1
+#: A screen that keeps changing (a clock, a progress bar) is captured all the same this long
+#: after its first change.
+CHANGING_MAX_S = 2.0
 #: Typed characters that are keys when no text is being typed.
 _KEYS_OF_TEXT = {"\n": "enter", "\t": "tab", "\b": "backspace"}
 
@@ -43,6 +50,54 @@ class Recording:
     path: Path | None
     episode_id: str
     actions: list[Action] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """One reading of the screen: when it started and ended, what it saw, a digest of its
+    pixels."""
+
+    started: float
+    ended: float
+    obs: Observation
+    pixels: bytes
+
+
+class _Watch:
+    """When to capture: the person acted or the screen differs from the last capture, it has
+    stayed still for ``RECORDER_STILL_S`` (or kept changing for ``CHANGING_MAX_S``), and the
+    person has not acted for ``idle_s``."""
+
+    def __init__(self, pixels: bytes) -> None:
+        self.captured_pixels = pixels
+        self.seen, self.seen_since = pixels, time.monotonic()
+        self.changed_since: float | None = None
+        self.last_input = 0.0
+        self.acted_since_capture = False
+
+    def acted(self, when: float) -> None:
+        self.last_input = max(self.last_input, when)
+        self.acted_since_capture = True
+
+    def look(self, pixels: bytes, idle_s: float) -> bool:
+        now = time.monotonic()
+        if pixels != self.seen:
+            self.seen, self.seen_since = pixels, now
+        new = pixels != self.captured_pixels or self.acted_since_capture
+        if not new:
+            self.changed_since = None
+            return False
+        if self.changed_since is None:
+            self.changed_since = now
+        idle = now - self.last_input >= idle_s
+        still = now - self.seen_since >= RECORDER_STILL_S
+        changing_long = now - max(self.changed_since, self.last_input) >= CHANGING_MAX_S
+        return idle and (still or changing_long)
+
+    def captured(self, pixels: bytes) -> None:
+        self.captured_pixels = pixels
+        self.changed_since = None
+        self.acted_since_capture = False
 
 
 class DesktopRecorder:
@@ -71,7 +126,7 @@ class DesktopRecorder:
         #: Captures so far (a test waits on it to know the recorder looks at the screen).
         self.captures = 0
         self.ready = threading.Event()
-        self._screens: list[tuple[float, Observation]] = []
+        self._screens: list[Capture] = []
         self._steps: list[Step] = []
         self._text = ""
         self._text_before: Observation | None = None
@@ -85,8 +140,8 @@ class DesktopRecorder:
         first = self.env.reset(self.task, 0)
         listener = InputListener(self.env.display.name)
         reader = GestureReader(self.env.size)
-        self._keep(time.monotonic(), first)
-        pending = False
+        self._keep(Capture(time.monotonic(), time.monotonic(), first, self._pixels()))
+        watch = _Watch(self._screens[-1].pixels)
         with stop_signals():  # Ctrl-C or SIGTERM, however the command was launched
             try:
                 self.ready.set()
@@ -94,14 +149,14 @@ class DesktopRecorder:
                     on_ready(self.display)
                 while not stop.is_set():
                     try:
-                        event = listener.events.get(timeout=self.idle_s)
-                    except queue.Empty:  # a pause: the screen the next action starts from
-                        if pending:
-                            pending = not self._capture(listener)
+                        event = listener.events.get(timeout=LOOK_EVERY_S)
+                    except queue.Empty:  # no input: look whether the screen shows something new
+                        if watch.look(self._pixels(), self.idle_s):
+                            self._capture(watch)
                         continue
+                    watch.acted(event.arrived)
                     for gesture in reader.feed(event):
                         self._take(gesture)
-                        pending = True
             except KeyboardInterrupt:
                 pass  # the person is done: keep what was recorded
             finally:
@@ -109,42 +164,46 @@ class DesktopRecorder:
             while not listener.events.empty():  # what came while the last screen was read
                 for gesture in reader.feed(listener.events.get_nowait()):
                     self._take(gesture)
-                    pending = True
-            last = self._last_screen() if pending else self._screens[-1][1]
+                    watch.acted(gesture.started)
+            last = self._last_screen() if watch.acted_since_capture else self._screens[-1].obs
         return self._write(last)
 
     @property
     def display(self) -> str:
         return self.env.display.name
 
-    def _capture(self, listener: InputListener | None = None) -> bool:
-        """Look at the screen; False when the person acted while it was read (the screen
-        may show half of what that did: it is not kept, the next pause looks again)."""
-        self.env._settle(RECORDER_STILL_S)
-        started = time.monotonic()
-        observation, _ = self.env._observe()
-        if listener is not None and not listener.events.empty():
-            return False
-        self._keep(started, observation)
-        return True
+    def _pixels(self) -> bytes:
+        return hashlib.blake2b(screen.raw_pixels(self.display)[2], digest_size=16).digest()
 
-    def _keep(self, started: float, observation: Observation) -> None:
-        self._screens.append((started, observation))
+    def _capture(self, watch: _Watch | None = None) -> None:
+        """Read the screen and its tree, kept with the time the reading started and ended."""
+        started = time.monotonic()
+        pixels = self._pixels()
+        observation, _ = self.env._observe()
+        self._keep(Capture(started, time.monotonic(), observation, pixels))
+        if watch is not None:
+            watch.captured(pixels)
+
+    def _keep(self, capture: Capture) -> None:
+        self._screens.append(capture)
         self.captures += 1
 
     def _last_screen(self) -> Observation:
         """The screen after the last action; the one before it if capturing fails."""
         try:
             self.env.reconnect()  # the stop may have cut a request to the display short
+            self.env._settle(RECORDER_STILL_S)
             self._capture()
         except (KeyboardInterrupt, EnvError):
             pass
-        return self._screens[-1][1]
+        return self._screens[-1].obs
 
     def _before(self, gesture: Gesture) -> Observation:
-        """The last screen captured before the person started ``gesture``."""
-        earlier = [obs for started, obs in self._screens if started <= gesture.started]
-        return earlier[-1] if earlier else self._screens[0][1]
+        """The screen the person saw when starting ``gesture``: the last capture that started
+        before it. One the gesture interrupted is still the newest view of what the last
+        action did (an older one shows the screen before that action)."""
+        earlier = [c.obs for c in self._screens if c.started <= gesture.started]
+        return earlier[-1] if earlier else self._screens[0].obs
 
     def _take(self, gesture: Gesture) -> None:
         action = gesture.action

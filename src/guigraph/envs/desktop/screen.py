@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from dataclasses import dataclass
 from typing import Any
 
 from guigraph.errors import EnvError, require
@@ -62,16 +63,40 @@ def window_manager_running(display: str) -> bool:
     return prop is not None and bool(prop.value)
 
 
-def active_window(display: str) -> tuple[int, str] | None:
-    """The focused top-level window: (its X id, the class name of its application), by
-    EWMH's ``_NET_ACTIVE_WINDOW``; None when no window is focused."""
+@dataclass(frozen=True, slots=True)
+class ActiveWindow:
+    """The window the window manager has focused: its X id, its application's class name,
+    the process that owns it (``_NET_WM_PID``, 0 when unset) and its title."""
+
+    xid: int
+    wm_class: str
+    pid: int
+    title: str
+
+
+def active_window(display: str) -> ActiveWindow | None:
+    """The focused top-level window by EWMH's ``_NET_ACTIVE_WINDOW``; None when none is."""
     conn = connection(display)
     prop = conn.screen().root.get_full_property(conn.intern_atom("_NET_ACTIVE_WINDOW"), 0)
     if prop is None or not prop.value or not prop.value[0]:
         return None
-    window = conn.create_resource_object("window", int(prop.value[0]))
+    xid = int(prop.value[0])
+    window = conn.create_resource_object("window", xid)
     try:
         wm_class = window.get_wm_class()
+        pid = window.get_full_property(conn.intern_atom("_NET_WM_PID"), 0)
+        title = window.get_full_property(
+            conn.intern_atom("_NET_WM_NAME"), conn.intern_atom("UTF8_STRING")
+        )
     except Exception:  # the window closed meanwhile
         return None
-    return int(prop.value[0]), (wm_class[1] if wm_class else "")
+    return ActiveWindow(
+        xid,
+        wm_class[1] if wm_class else "",
+        int(pid.value[0]) if pid is not None and len(pid.value) else 0,
+        _text(title.value) if title is not None else "",
+    )
+
+
+def _text(value: Any) -> str:
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
