@@ -118,9 +118,7 @@ def test_calculator_result_pasted_into_a_document(desktop: DesktopEnv) -> None:
     assert verdict is not None and verdict.success, verdict
 
 
-def test_failures_are_step_errors_and_leave_no_process(
-    desktop: DesktopEnv, tmp_path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_failures_are_step_errors_and_leave_no_process(desktop: DesktopEnv, tmp_path) -> None:
     desktop.reset(MOUSEPAD, 0)
     unknown = desktop.step(Action.open_app("photoshop"))
     assert (
@@ -135,13 +133,13 @@ def test_failures_are_step_errors_and_leave_no_process(
     ]
     broken = desktop.step(Action.open_app("broken"))
     assert broken.error == "Broken exited with code 3 before showing a window: missing library"
-    monkeypatch.setattr("guigraph.envs.desktop.env.WINDOW_TIMEOUT_S", 1.0)
+    desktop.window_timeout = 1.0
     silent = desktop.step(Action.open_app("silent"))
     assert silent.error == "Silent started but showed no window within 1 s"
     assert desktop.session is not None
     sleeping = tagged_pids(desktop.session.tag)
     assert sleeping  # the silent app runs until the episode ends ...
-    monkeypatch.undo()
+    desktop.window_timeout = 15.0
     desktop.reset(MOUSEPAD, 1)
     assert not set(sleeping) & set(tagged_pids(desktop.display.tag))  # ... and no longer
 

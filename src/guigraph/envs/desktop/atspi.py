@@ -124,6 +124,15 @@ class AccessibilityBus:
             self._pids[app.bus_name] = int(_first(reply, 0))
         return self._pids[app.bus_name]
 
+    def extents(self, app: Application, paths: Sequence[str]) -> list[tuple[int, int, int, int]]:
+        """The boxes on the screen (x, y, width, height) of widgets or windows of ``app``."""
+        asks = [self._call(app.bus_name, p, COMPONENT, "GetExtents", "u", (0,)) for p in paths]
+        boxes = []
+        for reply in self._ask(asks, app.name) if asks else []:
+            x, y, width, height = (int(v) for v in _first(reply, (0, 0, 0, 0)))
+            boxes.append((x, y, width, height))
+        return boxes
+
     def windows(self, app: Application) -> list[tuple[str, str, str, frozenset[str]]]:
         """An application's top-level windows: (path, role, name, states)."""
         reply = self._ask([self._call(app.bus_name, app.path, ACCESSIBLE, "GetChildren")], app.name)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import subprocess
 import time
 from pathlib import Path
 
@@ -58,7 +59,8 @@ DIALOG_ROLES = frozenset({"dialog", "alert", "file chooser", "color chooser", "f
 
 class DesktopEnv(Env):
     """A desktop world. ``screen``: the display's size in pixels; ``timeout``: seconds an
-    application may take to answer an accessibility call; ``app``: the application a free
+    application may take to answer an accessibility call; ``window_timeout``: seconds an
+    application may take to show its first window; ``app``: the application a free
     instruction starts with (by its desktop entry's name)."""
 
     action_space = frozenset(ActionType) - {
@@ -72,13 +74,16 @@ class DesktopEnv(Env):
         screen: tuple[int, int] | list[int] = DEFAULT_SCREEN,
         timeout: float = 5.0,
         app: str | None = None,
+        window_timeout: float = WINDOW_TIMEOUT_S,
     ) -> None:
-        if timeout <= 0:
-            raise ConfigError(f"timeout must be > 0 seconds, got {timeout}")
+        for name, value in (("timeout", timeout), ("window_timeout", window_timeout)):
+            if not isinstance(value, int | float) or value <= 0:
+                raise ConfigError(f"{name} must be a number of seconds > 0, got {value!r}")
         width, height = (int(v) for v in screen)
         self.display = Display(width, height)
         self.size = ScreenSize(width, height)
         self.timeout = timeout
+        self.window_timeout = float(window_timeout)
         self.app = app
         self.task: Task | None = None
         self.session: Session | None = None
@@ -86,6 +91,8 @@ class DesktopEnv(Env):
         self._keyboard: Keyboard | None = None
         self._entries: list[entries.DesktopEntry] | None = None
         self._last: Observation | None = None
+        #: Applications started this episode (name, process), to tell when one dies.
+        self._launched: list[tuple[str, subprocess.Popen[bytes]]] = []
 
     # The Env interface --------------------------------------------------------------------
     @property
@@ -134,7 +141,23 @@ class DesktopEnv(Env):
         except EnvError as exc:
             error = str(exc)
         observation, observe_error = self._observe()
-        return StepResult(observation, error=error or observe_error)
+        return StepResult(observation, error=error or self._died() or observe_error)
+
+    def _died(self) -> str | None:
+        """The error for an application of the episode that crashed (or was killed) since the
+        last step; one that quit normally (Ctrl+Q) is no error."""
+        assert self.session is not None
+        for name, process in list(self._launched):
+            code = process.poll()
+            if code is None:
+                continue
+            self._launched.remove((name, process))
+            if code == 0:
+                continue
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            said = self.session.output_of(process.args[0] if isinstance(process.args, list) else "")
+            return f"{name} {how} during the step" + (f": {said}" if said else "")
+        return None
 
     def evaluate(self) -> Evaluation | None:
         if self.task is None or self.session is None:
@@ -198,30 +221,31 @@ class DesktopEnv(Env):
         return None
 
     def _blocking_dialog(self, x: int, y: int) -> str | None:
-        """The error for a point outside the modal dialog that blocks its application."""
-        observation = self._last
-        if observation is None or self._bus is None:
+        """The error for a point that a modal dialog keeps from its application: on another
+        window of the dialog's application, or on the bare desktop while that application has
+        the focus. A point on the dialog or on another application is free."""
+        if self._last is None or self._bus is None:
             return None
+        bus = self._bus
+        hit = screen.window_at(self.display.name, x, y)
+        focused = self._last.app
         for app in self._apps():
             with contextlib.suppress(EnvError):
-                for _, role, name, states in self._bus.windows(app):
-                    if "modal" not in states or "showing" not in states:
-                        continue
-                    box = self._window_box(app, name)
-                    if box is None or _inside(box, x, y):
-                        return None
-                    return (
-                        f"a modal {role} ({name or 'untitled'}) blocks {app.name}: act inside "
-                        "it or close it (escape) first"
-                    )
-        return None
-
-    def _window_box(self, app: Application, title: str) -> tuple[int, int, int, int] | None:
-        assert self._bus is not None
-        for path, _, name, _ in self._bus.windows(app):
-            if name == title:
-                nodes = self._bus.tree(app, [path])
-                return nodes[0].box if nodes else None
+                if hit is None and app.name.lower() != focused:
+                    continue
+                if hit is not None and hit.pid and bus.pid(app) != hit.pid:
+                    continue
+                modal = [w for w in bus.windows(app) if {"modal", "showing"} <= w[3]]
+                if not modal or (hit is not None and any(w[2] == hit.title for w in modal)):
+                    continue
+                boxes = bus.extents(app, [w[0] for w in modal])
+                if any(_inside(box, x, y) for box in boxes):
+                    continue
+                _, role, name, _ = modal[0]
+                return (
+                    f"a modal {role} ({name or 'untitled'}) blocks {app.name}: act inside "
+                    "it or close it (escape) first"
+                )
         return None
 
     def _open_app(self, name: str, files: tuple[str, ...]) -> str | None:
@@ -239,7 +263,8 @@ class DesktopEnv(Env):
             self._settle()
             return None
         process = session.launch([*entry.command, *files])
-        deadline = time.monotonic() + WINDOW_TIMEOUT_S
+        self._launched.append((entry.name, process))
+        deadline = time.monotonic() + self.window_timeout
         while time.monotonic() < deadline:
             if self._has_window(entry):
                 self._settle()
@@ -249,7 +274,7 @@ class DesktopEnv(Env):
                 said = session.output_of(entry.command[0])
                 return f"{entry.name} exited with code {code} before showing a window: {said}"
             time.sleep(0.1)
-        return f"{entry.name} started but showed no window within {WINDOW_TIMEOUT_S:g} s"
+        return f"{entry.name} started but showed no window within {self.window_timeout:g} s"
 
     def _has_window(self, entry: entries.DesktopEntry) -> bool:
         bus = self._accessibility()
@@ -374,6 +399,7 @@ class DesktopEnv(Env):
             self.session = None
         self._keyboard = None
         self._last = None
+        self._launched = []
 
 
 def _inside(box: tuple[int, int, int, int], x: int, y: int) -> bool:

@@ -100,3 +100,33 @@ def active_window(display: str) -> ActiveWindow | None:
 
 def _text(value: Any) -> str:
     return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
+def window_at(display: str, x: int, y: int) -> ActiveWindow | None:
+    """The top-level window a click at (x, y) reaches: the topmost of the window manager's
+    clients there (EWMH ``_NET_CLIENT_LIST_STACKING``, bottom to top); None on the desktop."""
+    conn = connection(display)
+    root = conn.screen().root
+    stacking = root.get_full_property(conn.intern_atom("_NET_CLIENT_LIST_STACKING"), 0)
+    for xid in reversed(list(stacking.value) if stacking is not None else []):
+        window = conn.create_resource_object("window", int(xid))
+        try:
+            if window.get_attributes().map_state == 0:  # IsUnmapped
+                continue
+            geometry = window.get_geometry()
+            origin = window.translate_coords(root, 0, 0)
+            pid = window.get_full_property(conn.intern_atom("_NET_WM_PID"), 0)
+            title = window.get_full_property(
+                conn.intern_atom("_NET_WM_NAME"), conn.intern_atom("UTF8_STRING")
+            )
+        except Exception:  # the window closed meanwhile
+            continue
+        left, top = -origin.x, -origin.y
+        if left <= x < left + geometry.width and top <= y < top + geometry.height:
+            return ActiveWindow(
+                int(xid),
+                "",
+                int(pid.value[0]) if pid is not None and len(pid.value) else 0,
+                _text(title.value) if title is not None else "",
+            )
+    return None
