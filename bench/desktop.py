@@ -2,7 +2,8 @@
 a few demonstrations of a person recorded through the person recorder, tried on new values.
 
     nice -n 10 .venv/bin/python bench/desktop.py                    # 6 demos, 6 new-value seeds
-    nice -n 10 .venv/bin/python bench/desktop.py --tasks mousepad/save-note --demos 3 --seeds 2
+    nice -n 10 .venv/bin/python bench/desktop.py --tasks mousepad/save-note --demos 3 --seeds 2 \
+        --part dev --recording-seed 1 --out runs/bench-desktop-dev
 
 For every task of ``envs.desktop.tasks``: ``--demos`` demonstrations (values from the
 development half of each pool) by the scripted person of ``envs.desktop.experts`` acting
@@ -14,6 +15,10 @@ values come from the held-out half (``<task>@new``: names, texts and numbers no 
 showed), with the workflow graph and with the trace baseline. Success is the checker's
 reading of the files the applications wrote. The folder (``runs/bench-desktop``) keeps the
 recordings, the KB and ``results.jsonl``: a killed run resumes.
+
+``--part dev`` tries other new-value seeds than the reported (frozen) part, for work on the
+team; ``--recording-seed N`` records other demonstrations (other values, other hesitations),
+to check a change on a second recording.
 """
 
 from __future__ import annotations
@@ -34,6 +39,12 @@ from guigraph.envs.desktop.recorder import DesktopRecorder
 from guigraph.eval.world_demo import EVAL_SEED_BASE, case_key, run_world_case, summarize
 
 MEMORIES = {"graph": "workflow graph", "trace": "trace baseline"}
+
+
+#: Where the development part's new-value seeds start (the frozen part's: EVAL_SEED_BASE).
+DEV_SEED_BASE = 2_000_000
+#: Demonstration seeds of recording seed N start at N * RECORDING_STRIDE.
+RECORDING_STRIDE = 100
 
 
 def demonstrate(env: DesktopEnv, template_id: str, seed: int, folder: Path) -> bool:
@@ -75,14 +86,17 @@ def demonstrate(env: DesktopEnv, template_id: str, seed: int, folder: Path) -> b
     return not failed and verdict is not None and verdict.success
 
 
-def record(env: DesktopEnv, names: list[str], demos: int, out: Path) -> dict[str, int]:
+def record(
+    env: DesktopEnv, names: list[str], demos: int, out: Path, recording_seed: int = 0
+) -> dict[str, int]:
     from guigraph.envs.wrappers import _add_to_train_split
 
     logs = out / "logs"
     ledger_path = out / "recorded.json"
     ledger: dict[str, bool] = json.loads(ledger_path.read_text()) if ledger_path.is_file() else {}
     for name in names:
-        for seed in range(demos):
+        for number in range(demos):
+            seed = recording_seed * RECORDING_STRIDE + number
             key = f"{name}|{seed}"
             if key in ledger:
                 continue
@@ -101,8 +115,9 @@ def record(env: DesktopEnv, names: list[str], demos: int, out: Path) -> dict[str
 
 
 def evaluate(
-    env: DesktopEnv, names: list[str], seeds: int, memories: list[str], out: Path, steps: int
-) -> list[dict[str, Any]]:
+    env: DesktopEnv, names: list[str], seeds: int, memories: list[str], out: Path, steps: int,
+    seed_base: int = EVAL_SEED_BASE,
+) -> list[dict[str, Any]]:  # fmt: skip
     from guigraph.compiler.index import GraphView
     from guigraph.graph.kb import KnowledgeBase
 
@@ -114,7 +129,7 @@ def evaluate(
         for name in names:
             for memory in memories:
                 for i in range(seeds):
-                    seed = EVAL_SEED_BASE + i
+                    seed = seed_base + i
                     if case_key(name, memory, seed) in done:
                         continue
                     spec = name + tasks.NEW_VALUES
@@ -137,6 +152,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=6, help="new-value episodes per task")
     parser.add_argument("--max-steps", type=int, default=15)
     parser.add_argument("--memories", default="graph,trace")
+    parser.add_argument(
+        "--part", choices=("frozen", "dev"), default="frozen",
+        help="new-value seeds: the reported (frozen) ones or the development ones",
+    )  # fmt: skip
+    parser.add_argument("--recording-seed", type=int, default=0, help="which demonstrations")
     args = parser.parse_args()
     names = [t.strip() for t in args.tasks.split(",") if t.strip()] or sorted(tasks.TEMPLATES)
     for name in names:
@@ -147,14 +167,15 @@ def main() -> None:
     env = DesktopEnv()
     try:
         print("recording demonstrations ...")
-        recorded = record(env, names, min(args.demos, 6), args.out)
+        recorded = record(env, names, min(args.demos, 6), args.out, args.recording_seed)
         if not (args.out / "kb").is_dir():
             from guigraph.graph.from_logs import build_from_logs
 
             print("building the knowledge base ...")
             build_from_logs(args.out / "logs", args.out / "kb")
         print("evaluating the team on new values ...")
-        rows = evaluate(env, names, args.seeds, memories, args.out, args.max_steps)
+        base = DEV_SEED_BASE if args.part == "dev" else EVAL_SEED_BASE
+        rows = evaluate(env, names, args.seeds, memories, args.out, args.max_steps, base)
     finally:
         env.close()
     summary = summarize(rows, names, memories)
@@ -170,7 +191,8 @@ def main() -> None:
     )
     run.note(
         f"{recorded['kept']} demonstrations kept, {recorded['rejected']} rejected by the "
-        f"checker; {args.seeds} new-value episodes per task and memory"
+        f"checker (recording seed {args.recording_seed}); {args.seeds} new-value episodes per "
+        f"task and memory ({args.part} part)"
     )
     run.save()
     print(json.dumps(summary["mean_sr"]))
