@@ -157,6 +157,10 @@ def main() -> None:
         help="new-value seeds: the reported (frozen) ones or the development ones",
     )  # fmt: skip
     parser.add_argument("--recording-seed", type=int, default=0, help="which demonstrations")
+    parser.add_argument(
+        "--record-only", action="store_true",
+        help="record the demonstrations and stop (a later run resumes with the rest)",
+    )  # fmt: skip
     args = parser.parse_args()
     names = [t.strip() for t in args.tasks.split(",") if t.strip()] or sorted(tasks.TEMPLATES)
     for name in names:
@@ -168,6 +172,9 @@ def main() -> None:
     try:
         print("recording demonstrations ...")
         recorded = record(env, names, min(args.demos, 6), args.out, args.recording_seed)
+        if args.record_only:
+            print(f"recorded: {recorded}")
+            return
         if not (args.out / "kb").is_dir():
             from guigraph.graph.from_logs import build_from_logs
 
