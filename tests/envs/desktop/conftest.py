@@ -10,7 +10,7 @@ import pytest
 
 from guigraph.envs.desktop.env import DesktopEnv
 from guigraph.envs.desktop.processes import tagged_pids
-from guigraph.types import Observation, UIElement
+from guigraph.types import Action, ActionType, Observation, UIElement
 
 
 @pytest.fixture(scope="module")
@@ -31,3 +31,13 @@ def find(observation: Observation, text: str, role: str | None = None) -> UIElem
             return element
     shown = sorted({e.label for e in observation.elements or () if e.label})
     raise AssertionError(f"no {role or 'element'} {text!r} on screen; it shows {shown}")
+
+
+def shown(env: DesktopEnv, observation: Observation, activity: str) -> Observation:
+    """``observation``, or, when a loaded machine drew ``activity`` only after the world
+    looked, the screen a wait later (the test suite runs beside other work)."""
+    for _ in range(3):
+        if observation.activity == activity:
+            break
+        observation = env.step(Action(ActionType.WAIT, seconds=1.0)).observation
+    return observation

@@ -19,6 +19,8 @@ from guigraph.envs.desktop.processes import tagged_pids
 from guigraph.errors import ConfigError, EnvError
 from guigraph.types import Action, Task
 
+from .conftest import shown
+
 pytestmark = pytest.mark.slow
 
 BROKEN = entries.DesktopEntry(
@@ -71,7 +73,7 @@ def test_an_application_that_dies_during_a_step_is_a_step_error(desktop: Desktop
 def test_a_modal_dialog_blocks_its_own_application_only(desktop: DesktopEnv) -> None:
     desktop.reset(desktop.make_task("galculator/product-to-note", 2), 2)
     assert desktop.step(Action.open_app("Mousepad")).observation.app == "mousepad"
-    dialog = desktop.step(Action.key_chord("ctrl+l")).observation
+    dialog = shown(desktop, desktop.step(Action.key_chord("ctrl+l")).observation, "dialog/Go To")
     assert dialog.activity == "dialog/Go To"
     frame, calculator = _window_corner(desktop, "mousepad"), _window_corner(desktop, "galculator")
     blocked = desktop.step(Action.click(*frame))

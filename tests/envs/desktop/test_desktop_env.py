@@ -17,7 +17,7 @@ from guigraph.envs.desktop.processes import tagged_pids
 from guigraph.errors import EnvError
 from guigraph.types import Action, ActionType, Observation, Task
 
-from .conftest import find
+from .conftest import find, shown
 
 pytestmark = pytest.mark.slow
 
@@ -59,7 +59,7 @@ def test_observation_is_the_focused_apps_accessibility_tree(desktop: DesktopEnv)
 def test_a_fields_label_names_it_whatever_the_other_fields_hold(desktop: DesktopEnv) -> None:
     desktop.reset(desktop.make_task("mousepad/replace-word", 2), 2)
     dialog = desktop.step(Action.key_chord("ctrl+r")).observation
-    assert dialog.activity == "dialog/Find and Replace"
+    assert shown(desktop, dialog, "dialog/Find and Replace").activity == "dialog/Find and Replace"
     typed = desktop.step(Action.type_text("abc")).observation
     fields = [(e.text, e.content_desc) for e in typed.elements or () if e.editable]
     assert fields == [("abc", "Search for:"), ("", "Replace with:")]
@@ -79,7 +79,7 @@ def test_a_task_saved_through_the_save_dialog_is_checked_on_disk(desktop: Deskto
     assert desktop.evaluate() == tasks.Evaluation(
         False, 0.0, f"{task.params['name']} was not saved"
     )
-    dialog = desktop.step(Action.key_chord("ctrl+s")).observation
+    dialog = shown(desktop, desktop.step(Action.key_chord("ctrl+s")).observation, "dialog/Save As")
     assert dialog.activity == "dialog/Save As"
     outside = desktop.step(Action.click(20, 500))
     assert outside.error is not None and "modal" in outside.error and "Save As" in outside.error

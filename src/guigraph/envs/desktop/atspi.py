@@ -113,6 +113,15 @@ class AccessibilityBus:
             Application(b, p, _value(reply, "")) for (b, p), reply in zip(roots, names, strict=True)
         ]
 
+    def ping(self, apps: Sequence[Application]) -> None:
+        """A round trip to each application (its root's child count), all at once."""
+        asks = [
+            self._call(a.bus_name, a.path, PROPERTIES, "Get", "ss", (ACCESSIBLE, "ChildCount"))
+            for a in apps
+        ]
+        if asks:
+            self._ask(asks, ", ".join(a.name for a in apps))
+
     def pid(self, app: Application) -> int:
         """The process behind ``app`` (its bus connection's), 0 when the bus cannot say."""
         if app.bus_name not in self._pids:

@@ -303,7 +303,9 @@ class DesktopEnv(Env):
         return False
 
     def _settle(self, still_s: float = SETTLE_STILL_S) -> None:
-        """Wait until the screen stayed the same for ``still_s`` (at most SETTLE_MAX_S)."""
+        """Wait until the applications have answered what was sent to them, then until the
+        screen stayed the same for ``still_s`` (at most SETTLE_MAX_S)."""
+        self._await_answers()
         start = time.monotonic()
         last, since = b"", start
         while time.monotonic() - since < still_s and time.monotonic() - start < SETTLE_MAX_S:
@@ -311,6 +313,19 @@ class DesktopEnv(Env):
             now = hashlib.blake2b(screen.raw_pixels(self.display.name)[2]).digest()
             if now != last:
                 last, since = now, time.monotonic()
+
+    def _await_answers(self) -> None:
+        """Ask every application a question over the accessibility bus, twice, and wait for
+        the answers: an application answers once its main loop has come round, by when it has
+        handled the input sent before (a key that opens a dialog has opened it). On a loaded
+        machine that can take longer than the screen stays still for."""
+        bus = self._bus
+        if bus is None:
+            return
+        with contextlib.suppress(EnvError):  # one that does not answer: the look will say
+            apps = self._apps()
+            for _ in range(2):
+                bus.ping(apps)
 
     def reconnect(self) -> None:
         """Drop the X and accessibility connections (opened again on the next look): one that
@@ -376,9 +391,12 @@ class DesktopEnv(Env):
         for app in apps:
             owner = focused is not None and focused.pid > 0 and bus.pid(app) == focused.pid
             showing = [w for w in bus.windows(app) if "showing" in w[3]]
+            # A modal dialog the focused application shows takes its input even before the
+            # window manager has focused it (mapped, not yet focused, on a loaded machine).
+            modal = [w for w in showing if owner and "modal" in w[3]]
             titled = [w for w in showing if owner and w[2] == title]
             active = [w for w in showing if "active" in w[3]]
-            choices = titled or active or (showing if owner else [])
+            choices = modal or titled or active or (showing if owner else [])
             if choices:
                 return app, choices[0]
         return None
