@@ -12,6 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from guigraph.cli.main import app
+from guigraph.envs.simphone.env import SimPhone
+from guigraph.types import Task
+from guigraph.workflow.heal import GraphHealer
+from guigraph.workflow.runner import RunResult, run_workflow
+from guigraph.workflow.schema import parse_workflow
 
 runner = CliRunner()
 #: Tasks the shared 40-episode KB plans right (one recorded episode each).
@@ -248,3 +253,85 @@ def test_allow_origin_reaches_a_web_world_and_is_refused_elsewhere(
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "no browser in this test" in result.output
     assert made and made[0]["world"] == "web" and made[0]["allow_origins"] == ["example.org"]
+
+
+#: Text a contact: the chat list lists only contacts with a conversation, so the tap on the
+#: contact has the recorded way to any other one as its otherwise steps (as an export writes).
+MESSAGE = """\
+schema_version: 1
+name: text-a-contact
+world: {seed: 3}
+parameters:
+- name: contact
+  default: Alice
+- name: body
+  default: On my way
+steps:
+- action: tap
+  target: {id: 'system:id/app_messages', text: Messages}
+- action: tap
+  target: {text: '{contact}', role: button}
+  expect:
+    app: Messages
+    shows: [{id: 'messages:id/send'}]
+  otherwise:
+  - action: tap
+    target: {id: 'messages:id/new_chat', text: +}
+  - action: tap
+    target: {id: 'messages:id/to_query', text: 'To: name or number', role: field}
+  - action: type
+    value: '{contact}'
+  - action: tap
+    target: {text: '{contact}', role: button}
+- action: tap
+  target: {id: 'messages:id/compose', text: Text message, role: field}
+- action: type
+  value: '{body}'
+- action: tap
+  target: {id: 'messages:id/send', text: Send}
+  expect:
+    app: Messages
+    shows: [{text: 'Me: {body}'}]
+"""
+
+
+def _message(contact: str) -> tuple[RunResult, SimPhone]:
+
+    env = SimPhone(popup_rate=0.0)
+    values = {"contact": contact, "body": "On my way"}
+    result = run_workflow(parse_workflow(MESSAGE), env, values, Task("t", "text"), 3, GraphHealer())
+    return result, env
+
+
+def test_a_value_no_screen_lists_takes_the_steps_otherwise_way_not_healing() -> None:
+    from guigraph.envs.simphone.templates import sent
+
+    listed, env = _message("Alice")
+    assert listed.completed and not listed.alternatives and not listed.healings
+    assert sent(env.world, "Alice", "On my way")
+    assert "Hiro" not in env.world.data.chats
+    unlisted, env = _message("Hiro")
+    assert unlisted.completed and not unlisted.healings and unlisted.model_calls == 0
+    (taken,) = unlisted.alternatives
+    assert taken["step"] == 2 and "'Hiro'" in str(taken["reason"])
+    assert taken["took"] == ["tap '+'", "tap 'To: name or number'", "type 'Hiro'", "tap 'Hiro'"]
+    assert sent(env.world, "Hiro", "On my way")
+
+
+def test_update_revises_a_healed_otherwise_step_in_place(tmp_path: Path) -> None:
+    from guigraph.workflow.schema import load_workflow
+
+    path = tmp_path / "message.yaml"
+    path.write_text(MESSAGE)
+    args = ["--param", "contact=Hiro", "--env-option", "version=2", "--update"]
+    code, summary = _run(str(path), *args)
+    assert code == 0 and summary["successes"] == 1
+    assert [a["step"] for a in summary["alternatives"]] == [2]
+    # '+' became another control in version 2: healed as a step of step 2's otherwise way.
+    assert any(h.get("otherwise_step") == 1 and h["step"] == 2 for h in summary["healed_steps"])
+    new = load_workflow(tmp_path / "message.healed.yaml")
+    assert len(new.steps) == 5 and len(new.steps[1].otherwise) == 4
+    plus = new.steps[1].otherwise[0].target
+    assert plus is not None and plus.id != "messages:id/new_chat"
+    code, again = _run(str(tmp_path / "message.healed.yaml"), *args[:4], "--heal", "off")
+    assert code == 0 and again["successes"] == 1 and again["healed_steps"] == []

@@ -93,6 +93,9 @@ def check(
         typer.echo(f"  parameter {p.name}: {p.type.value}, {need}; e.g. {examples}")
     for i, step in enumerate(workflow.steps, 1):
         typer.echo(f"  {i:>2}. {summary(step, {})}")
+        if step.otherwise:
+            ways = "; ".join(summary(s, {}) for s in step.otherwise)
+            typer.echo(f"      otherwise (its target not on the screen): {ways}")
 
 
 def outline(workflow: Workflow) -> dict[str, Any]:
@@ -115,7 +118,12 @@ def outline(workflow: Workflow) -> dict[str, Any]:
             for p in workflow.parameters
         ],
         "steps": [
-            {"index": i, "action": s.action.value, "summary": summary(s, {})}
+            {
+                "index": i,
+                "action": s.action.value,
+                "summary": summary(s, {}),
+                "otherwise": [summary(o, {}) for o in s.otherwise],
+            }
             for i, s in enumerate(workflow.steps, 1)
         ],
         "checks": [c.shows for c in workflow.checks],
@@ -325,6 +333,11 @@ def _print_summary(data: dict[str, Any], results: list[Any]) -> None:
         console.print(
             f"not healed row {item['row']} step {item['step']}: {escape(item['reason'])} "
             f"({escape(item['how'])})"
+        )
+    for item in data.get("alternatives", []):
+        console.print(
+            f"row {item['row']} step {item['step']}: {escape(item['reason'])} -> took its "
+            f"otherwise way ({escape('; '.join(item['took']))})"
         )
     for item in data["failures"]:
         console.print(f"row {item['row']} failed: {escape(item['failure'])}")

@@ -112,6 +112,8 @@ class RowResult:
     world_seconds: float = 0.0
     actions: int = 0
     interrupted: bool = False
+    #: Steps whose otherwise way the row took (its value was not listed): not healings.
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"event": "done", **asdict(self)}
@@ -239,6 +241,7 @@ def summarize(results: Sequence[RowResult], workflow: Workflow, heal: str) -> di
         "unhealed": [
             {"row": r.row, **h} for r in results for h in r.healings if not h.get("healed")
         ],
+        "alternatives": [{"row": r.row, **a} for r in results for a in r.alternatives],
         "failures": [{"row": r.row, "failure": r.failure} for r in results if r.failure],
         "model_calls": sum(r.model_calls for r in results),
         "steps": steps,

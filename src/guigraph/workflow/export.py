@@ -36,6 +36,7 @@ from guigraph.workflow.schema import (
     Target,
     Workflow,
     World,
+    placeholders,
 )
 from guigraph.workflow.values import learn_type
 
@@ -167,12 +168,13 @@ def to_workflow(
 
 def detour_steps(
     detour: Sequence[ScriptStep], view: GraphView, value: str, placeholder: str,
-    after: int | None,
+    after: int | None, names: _Names | None = None,
 ) -> list[Step]:  # fmt: skip
     """A recorded way to reach a value (``compiler.policy.find_value_detour``: new message,
     type the name, tap the suggestion) as workflow steps typing and tapping ``placeholder``
-    (the run's ``{param}``) where the recording had its own value."""
-    names = _Names()
+    (the run's ``{param}``) where the recording had its own value. ``names``: the
+    workflow's parameters, when the steps go into its file."""
+    names = names if names is not None else _Names()
     names.by_value[value] = placeholder.strip("{}")
     steps: list[Step] = []
     for i, step in enumerate(detour):
@@ -184,7 +186,7 @@ def detour_steps(
                 )
             )
             continue
-        converted = _convert(step, following, steps, view, names)
+        converted = _convert(step, following, steps, view, names, alternatives=False)
         if converted is not None:
             steps.append(converted)
     return steps
@@ -210,15 +212,21 @@ def _checks(steps: Sequence[Step], params: Sequence[Parameter]) -> tuple[Check, 
 
 
 def _convert(
-    step: ScriptStep, after: int | None, done: list[Step], view: GraphView, names: _Names
-) -> Step | None:
-    """Script step ``step`` as a workflow step; ``after`` is the state the plan acts in next."""
+    step: ScriptStep, after: int | None, done: list[Step], view: GraphView, names: _Names,
+    alternatives: bool = True,
+) -> Step | None:  # fmt: skip
+    """Script step ``step`` as a workflow step; ``after`` is the state the plan acts in next;
+    ``alternatives``: a tap on a value gets the graph's way to a value no screen lists."""
     kind = step.template.type
     expect = _expect(step, after, view)
     if kind in (ActionType.CLICK, ActionType.LONG_PRESS):
         action = StepAction.TAP if kind is ActionType.CLICK else StepAction.LONG_PRESS
         target = _target(step, view, names)
-        return Step(action=action, target=target, expect=expect)
+        # A suggestion tapped right after typing its value has no other way to it.
+        typed = bool(done) and done[-1].action is StepAction.TYPE and target.text == done[-1].value
+        wanted = alternatives and not typed
+        otherwise = _otherwise(step, target, after, view, names) if wanted else ()
+        return Step(action=action, target=target, expect=expect, otherwise=otherwise)
     if kind is ActionType.TYPE:
         value = _typed_value(step, done, view, names)
         return Step(action=StepAction.TYPE, value=value, expect=expect)
@@ -228,6 +236,22 @@ def _convert(
     direction = step.template.direction if plain is StepAction.SCROLL else None
     app = step.template.app if plain is StepAction.OPEN_APP else None
     return Step(action=plain, expect=expect, direction=direction, app=app)
+
+
+def _otherwise(
+    step: ScriptStep, target: Target, after: int | None, view: GraphView, names: _Names
+) -> tuple[Step, ...]:
+    """For a tap on a value of the run (``{contact}``): the graph's recorded way to a value
+    no screen lists (start a new conversation, type the name, tap the suggestion), so that a
+    row whose value is not listed runs as the file says rather than by healing."""
+    from guigraph.compiler.policy import find_value_detour
+
+    if not placeholders(target.text):
+        return ()
+    detour = find_value_detour(view, step.node, step)
+    if not detour:
+        return ()
+    return tuple(detour_steps(detour, view, step.label, target.text or "", after, names))
 
 
 # -- targets ----------------------------------------------------------------------------------

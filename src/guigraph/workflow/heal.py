@@ -88,10 +88,16 @@ class Healing:
     #: Steps that took the step's place in the run (a recorded way to a value).
     replaced_by: list[Step] = field(default_factory=list)
     model_calls: int = 0
+    #: Where the healed step stands in the file (``runner.Origin``; set by the runner).
+    place: tuple[int, int | None] = (-1, None)
 
     def to_dict(self) -> dict[str, object]:
+        at, within = self.place
+        where: dict[str, object] = {"step": at + 1 if at >= 0 else self.step + 1}
+        if at >= 0 and within is not None:
+            where["otherwise_step"] = within + 1  # a step of the way taken instead
         return {
-            "step": self.step + 1,
+            **where,
             "reason": self.reason,
             "healed": self.healed,
             "how": self.how,
@@ -205,11 +211,8 @@ class GraphHealer:
         if not spliced:
             return None
         # The detour's last tap leads where the step led: it keeps the step's expectation.
-        spliced[-1] = spliced[-1].model_copy(update={"expect": steps[index].expect,
-                                                      "read": steps[index].read})  # fmt: skip
-        run.workflow = run.workflow.model_copy(
-            update={"steps": (*steps[:index], *spliced, *steps[index + 1 :])}
-        )
+        spliced[-1] = spliced[-1].model_copy(update={"expect": steps[index].expect})
+        run.splice(index, spliced)
         how = (
             f"{value!r} is not on this screen; the graph's recorded way to such a value "
             f"({len(spliced)} steps: {', '.join(summary(s, run.values) for s in spliced)}) "

@@ -12,7 +12,7 @@ are verified and the world's checker, where the world has one for the task, give
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: Scrolls to reveal a target below the fold before the step counts as failed.
 MAX_REVEAL_SCROLLS = 3
+#: Where a step of a run stands in its file: (the file's step, index in its ``otherwise``).
+Origin = tuple[int, int | None]
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,8 @@ class RunResult:
     seconds: float = 0.0
     world_seconds: float = 0.0
     events: list[Event] = field(default_factory=list)  # every action taken, in order
+    #: Steps whose target, a value of the run, was not listed: their ``otherwise`` steps ran.
+    alternatives: list[dict[str, object]] = field(default_factory=list)
     #: The workflow as run: a healing may have spliced steps in (what ``--update`` revises).
     workflow: Workflow | None = None
 
@@ -87,6 +91,55 @@ class StepRunner:
     tapped: list[str] = field(default_factory=list)
     #: The locator that found the last target tapped ("heal" when healing chose it).
     found_by: str = ""
+    #: Where each step of ``workflow`` (as run: steps spliced in) stands in the file: the
+    #: file's step and, for a step spliced in its place, its index among that step's
+    #: ``otherwise``; (-1, None) for a step the file does not hold.
+    origins: list[Origin] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.origins:
+            self.origins = [(i, None) for i in range(len(self.workflow.steps))]
+
+    def splice(self, index: int, steps: Sequence[Step]) -> None:
+        """Steps that take step ``index``'s place in this run (its otherwise steps, or a way
+        the graph knows); the last of them leads where the step led."""
+        step = self.workflow.steps[index]
+        last = steps[-1]
+        steps = [
+            *steps[:-1],
+            last.model_copy(
+                update={"expect": last.expect or step.expect, "read": {**step.read, **last.read}}
+            ),
+        ]
+        at, within = self.origins[index]
+        outside: Origin = (-1, None)
+        places = [(at, j) if within is None else outside for j in range(len(steps))]
+        self.origins[index : index + 1] = places
+        old = self.workflow.steps
+        self.workflow = self.workflow.model_copy(
+            update={"steps": (*old[:index], *steps, *old[index + 1 :])}
+        )
+
+    def step_name(self, index: int) -> str:
+        """Step ``index`` of the run as the file numbers it: ``step 2``, or ``step 2,
+        otherwise step 4`` for a step of the way taken in its place."""
+        at, within = self.origins[index] if index < len(self.origins) else (-1, None)
+        if at < 0:
+            return f"step {index + 1} of the run"
+        return f"step {at + 1}" + (f", otherwise step {within + 1}" if within is not None else "")
+
+    def take_otherwise(self, failure: Failure) -> dict[str, object] | None:
+        """The step's otherwise steps in its place when its target was not found (a value the
+        screen does not list); what was taken, for the run's summary."""
+        step = self.workflow.steps[failure.step]
+        if failure.acted or failure.kind != "target" or not step.otherwise:
+            return None
+        self.splice(failure.step, step.otherwise)
+        return {
+            "step": self.origins[failure.step][0] + 1,
+            "reason": failure.reason,
+            "took": [summary(s, self.values) for s in step.otherwise],
+        }
 
     def do_step(self, index: int) -> Failure | None:
         """Step ``index`` as the file says: act, settle, check the expected state, read."""
@@ -271,12 +324,20 @@ def _steps(run: StepRunner, healer: Healer | None) -> RunResult:
         steps = run.workflow.steps  # a healing may splice steps in
         failure = run.do_step(index)
         if failure is not None:
+            taken = run.take_otherwise(failure)
+            if taken is not None:
+                result.alternatives.append(taken)
+                continue  # the first otherwise step runs next, at the same index
+            place = run.origins[index]
             healing = healer.heal(run, failure) if healer is not None else None
+            if healing is not None:
+                healing.place = place
             if healing is None or not healing.healed:
                 if healing is not None:
                     result.healings.append(healing)
                 result.failure = (
-                    f"step {index + 1} ({summary(steps[index], run.values)}): {failure.reason}"
+                    f"{run.step_name(index)} ({summary(steps[index], run.values)}): "
+                    f"{failure.reason}"
                 )
                 result.steps_done = index
                 return result

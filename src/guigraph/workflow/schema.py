@@ -160,6 +160,10 @@ class Step(_Strict):
     expect: Expect | None = None
     #: Values read off the screen after the step: variable -> where it is.
     read: dict[str, Target] = Field(default_factory=dict)
+    #: Steps taken instead when the target, a value of the run, is not on the screen (the
+    #: contact to text has no conversation yet: start a new one). The last of them leads
+    #: where the step leads; the run lists the branch taken, which is no healing.
+    otherwise: tuple[Step, ...] = ()
     note: str = ""
 
     @model_validator(mode="after")
@@ -180,6 +184,9 @@ class Step(_Strict):
         for name in self.read:
             if not NAME.fullmatch(name):
                 raise ValueError(f"read: {name!r} is not a variable name (letters, digits, _)")
+        if self.otherwise and self.action not in TARGETED:
+            raise ValueError("only a tap or long_press step (its target may be missing) has "
+                             "otherwise steps")  # fmt: skip
         return self
 
 
@@ -290,13 +297,21 @@ def undefined_placeholders(workflow: Workflow) -> list[tuple[str, str]]:
     """(field path, name) of every ``{name}`` that is neither a parameter nor a variable read
     by an earlier step."""
     known = {p.name for p in workflow.parameters}
-    problems: list[tuple[str, str]] = []
-    for i, step in enumerate(workflow.steps):
-        for where, text in _step_texts(step):
-            problems += [(f"steps[{i}].{where}", n) for n in placeholders(text) if n not in known]
-        known |= set(step.read)
+    problems = _undefined(workflow.steps, "steps", known)
     for i, check in enumerate(workflow.checks):
         problems += [(f"checks[{i}].shows", n) for n in placeholders(check.shows) if n not in known]
+    return problems
+
+
+def _undefined(steps: Sequence[Step], path: str, known: set[str]) -> list[tuple[str, str]]:
+    """Undefined placeholders of ``steps`` (and their otherwise steps); ``known`` grows by
+    each step's reads."""
+    problems: list[tuple[str, str]] = []
+    for i, step in enumerate(steps):
+        for where, text in _step_texts(step):
+            problems += [(f"{path}[{i}].{where}", n) for n in placeholders(text) if n not in known]
+        problems += _undefined(step.otherwise, f"{path}[{i}].otherwise", set(known))
+        known |= set(step.read)
     return problems
 
 
@@ -368,6 +383,7 @@ def _first_problem(
 _SECTIONS: dict[str, type[BaseModel]] = {
     "steps": Step, "target": Target, "expect": Expect, "shows": Fact, "parameters": Parameter,
     "world": World, "start": Start, "checks": Check, "position": Position, "read": Target,
+    "otherwise": Step,
 }  # fmt: skip
 
 

@@ -21,7 +21,7 @@ from guigraph.types import Action, ActionType, Task
 from guigraph.workflow.batch import RowResult, timed
 from guigraph.workflow.heal import GraphHealer, Healing
 from guigraph.workflow.runner import RunResult, instruction_for, run_workflow
-from guigraph.workflow.schema import Target, Workflow, dump_workflow
+from guigraph.workflow.schema import Step, Target, Workflow, dump_workflow
 
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
@@ -74,6 +74,7 @@ class Session:
             healed=sum(h.healed for h in result.healings), seconds=clock(),
             failure=result.failure or ("" if ok else "the world's checker says the task failed"),
             healings=[h.to_dict() for h in result.healings], model_calls=result.model_calls,
+            alternatives=result.alternatives,
             runner_seconds=result.runner_seconds, world_seconds=result.world_seconds,
             actions=len(result.events),
         )  # fmt: skip
@@ -110,25 +111,37 @@ class Demonstrations(RecordEpisodes):
 
 
 def revised(workflow: Workflow, healings: Sequence[Healing]) -> Workflow:
-    """The workflow with each healed step's new locators and identifying elements."""
+    """The file's workflow with each healed step's new locators and identifying elements (a
+    step of an otherwise way revised in place; a recorded way the healer took for a step that
+    had none becomes the step's otherwise)."""
     steps = list(workflow.steps)
     for healing in healings:
-        if not healing.healed:
+        at, within = healing.place
+        if not healing.healed or not 0 <= at < len(steps):
             continue
-        step = steps[healing.step]
-        update: dict[str, Any] = {}
-        if healing.target is not None and step.target is not None:
-            # A target that named a parameter keeps naming it: the row's value is not the file's.
-            keeps = step.target.text if step.target.text and "{" in step.target.text else None
-            update["target"] = (
-                Target(text=keeps, role=healing.target.role) if keeps else healing.target
-            )
-        if healing.expect is not None:
-            update["expect"] = healing.expect
-        if healing.reads:
-            update["read"] = {**step.read, **healing.reads}
-        steps[healing.step] = step.model_copy(update=update)
+        step = steps[at]
+        if within is None:
+            steps[at] = _healed_step(step, healing)
+            if healing.replaced_by and not step.otherwise:
+                steps[at] = steps[at].model_copy(update={"otherwise": tuple(healing.replaced_by)})
+        elif within < len(step.otherwise):
+            others = list(step.otherwise)
+            others[within] = _healed_step(others[within], healing)
+            steps[at] = step.model_copy(update={"otherwise": tuple(others)})
     return workflow.model_copy(update={"steps": tuple(steps)})
+
+
+def _healed_step(step: Step, healing: Healing) -> Step:
+    update: dict[str, Any] = {}
+    if healing.target is not None and step.target is not None:
+        # A target that named a parameter keeps naming it: the row's value is not the file's.
+        keeps = step.target.text if step.target.text and "{" in step.target.text else None
+        update["target"] = Target(text=keeps, role=healing.target.role) if keeps else healing.target
+    if healing.expect is not None:
+        update["expect"] = healing.expect
+    if healing.reads:
+        update["read"] = {**step.read, **healing.reads}
+    return step.model_copy(update=update)
 
 
 def write_update(path: Path, session: Session) -> tuple[Path, Path] | None:
@@ -138,7 +151,7 @@ def write_update(path: Path, session: Session) -> tuple[Path, Path] | None:
     if run is None or not any(h.healed for h in run.healings):
         return None
     old = path.read_text(encoding="utf-8")
-    new = dump_workflow(revised(run.workflow or session.workflow, run.healings))
+    new = dump_workflow(revised(session.workflow, run.healings))
     out = path.with_name(f"{path.stem}.healed{path.suffix or '.yaml'}")
     out.write_text(new, encoding="utf-8")
     diff = difflib.unified_diff(
