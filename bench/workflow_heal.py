@@ -1,18 +1,26 @@
-"""Workflows exported from version-1 recordings, run on SimPhone's app version 2 with healing.
+"""Workflows exported from recordings, run where the application changed, with healing.
 
-    .venv/bin/python bench/workflow_heal.py [--seeds 3] [--json]     # result workflow-heal
+    .venv/bin/python bench/workflow_heal.py [--seeds 3] [--json]           # result workflow-heal
+    .venv/bin/python bench/workflow_heal.py --web [--seeds 10] [--json]    # workflow-heal-web
 
-Records expert episodes on app version 1 (300, seed 11, noise 0.1, as the demo; kept in
-``runs/bench-workflow``), builds the knowledge base, then for every template that uses one of
-the five versioned apps and new world seeds: exports the workflow the model-free team would
-follow (``guigraph workflow export``), and runs it without a model on version 1 (nothing may
-need healing), on version 2 with ``--heal graph`` (renamed ids, renamed and moved controls)
-and on version 2 with ``--heal off`` (which must stop at a named step). Success is SimPhone's
-checker. A workflow the KB cannot plan counts 0 and stays in the table with the reason. The
-runner's own time per action (everything but ``env.step``) is measured on the version-1 runs
-that needed no healing.
-Healed steps count step-level healings and, in brackets, the graph team taking over where the
-exported plan itself could not go on (a contact with no conversation yet, on either version).
+SimPhone: records expert episodes on app version 1 (300, seed 11, noise 0.1, as the demo;
+kept in ``runs/bench-workflow``), builds the knowledge base, then for every template that uses
+one of the five versioned apps and new world seeds: exports the workflow the model-free team
+would follow (``guigraph workflow export``), and runs it without a model on version 1
+(nothing may need healing), on version 2 with ``--heal graph`` (renamed ids, renamed and
+moved controls) and on version 2 with ``--heal off`` (which must stop at a named step).
+Success is SimPhone's checker. A workflow the KB cannot plan counts 0 and stays in the table
+with the reason. The runner's own time per action (everything but ``env.step``) is measured
+on the version-1 runs that needed no healing. Healed steps count step-level healings and, in
+brackets, the graph team taking over where the exported plan itself could not go on.
+
+Web (``--web``): MiniWoB++'s multi-layouts and multi-orderings, whose page rewords,
+rearranges and reorders its form on every seed. ``guigraph demo --world web`` records
+``--demos`` scripted demonstrations per task through Chromium and builds the KB (kept in
+``runs/bench-workflow-web``); one workflow per task is exported on a seed no demonstration
+used, and that same file runs on ``--seeds`` further new seeds (the row's values read off
+each seed's instruction, worded as the file's), with ``--heal graph`` and ``--heal off``.
+Success is the page's own reward > 0.
 """
 
 from __future__ import annotations
@@ -35,6 +43,11 @@ from guigraph.workflow.session import Session
 
 #: World seeds of the measured tasks: never recorded (the recording's seeds are small).
 FIRST_SEED = 700001
+#: Web: the MiniWoB++ tasks whose page rearranges itself between seeds.
+WEB_TASKS = ("multi-layouts", "multi-orderings")
+#: Web: the seed each task's workflow is exported on, and the first seed it runs on (the
+#: demonstrations' seeds are small, ``guigraph demo``'s own evaluation's start at 1,000,000).
+WEB_EXPORT_SEED = 2_000_000
 
 
 def versioned_templates() -> list[str]:
@@ -67,12 +80,23 @@ def _by_team(result: RowResult) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=3, help="World seeds per template.")
+    parser.add_argument("--web", action="store_true", help="MiniWoB++ in Chromium instead.")
+    parser.add_argument("--seeds", type=int, default=0, help="Seeds per task (3; web 10).")
     parser.add_argument("--episodes", type=int, default=300)
     parser.add_argument("--seed", type=int, default=11, help="Recording seed.")
-    parser.add_argument("--out", type=Path, default=Path("runs/bench-workflow"))
+    parser.add_argument("--demos", type=int, default=5, help="Web: demonstrations per task.")
+    parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--json", action="store_true", help="Print the result as JSON.")
     args = parser.parse_args()
+    if args.web:
+        web(args)
+    else:
+        simphone(args)
+
+
+def simphone(args: argparse.Namespace) -> None:
+    args.seeds = args.seeds or 3
+    args.out = args.out or Path("runs/bench-workflow")
     bench = benchrun.start("workflow-heal")
     args.out.mkdir(parents=True, exist_ok=True)
     kb_path = knowledge_base(args.out, args.episodes, args.seed)
@@ -150,6 +174,102 @@ def main() -> None:
             f"v1 SR {total['v1'] / runs:.3f} (healed {total['v1_healed']}); v2 --heal graph SR "
             f"{total['v2'] / runs:.3f} (healed {total['v2_healed']}); v2 --heal off SR "
             f"{total['v2_off'] / runs:.3f}; runner {ms:.2f} ms/action; -> {path}"
+        )
+
+
+def web_kb(folder: Path, demos: int) -> Path:
+    """``guigraph demo --world web`` on the two tasks: demonstrations and the KB (resumable)."""
+    import subprocess
+    import sys
+
+    command = [str(Path(sys.executable).with_name("guigraph")), "demo", "--world", "web",
+               "--tasks", ",".join(WEB_TASKS), "--demos", str(demos), "--eval-seeds", "1",
+               "--memory", "graph", "--out", str(folder)]  # fmt: skip
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return folder / "kb"
+
+
+def web(args: argparse.Namespace) -> None:
+    from guigraph.envs.web.env import WebEnv
+    from guigraph.workflow.runner import values_from
+
+    args.seeds = args.seeds or 10
+    args.out = args.out or Path("runs/bench-workflow-web")
+    bench = benchrun.start("workflow-heal-web")
+    kb_path = web_kb(args.out, args.demos)
+    table: list[list[Any]] = []
+    reasons: list[str] = []
+    total: dict[str, float] = defaultdict(float)
+    probe = WebEnv()  # reads each seed's instruction (the page draws it)
+    try:
+        with KnowledgeBase.open(kb_path) as kb:
+            view = GraphView.load(kb)
+            for task in WEB_TASKS:
+                row: dict[str, float] = defaultdict(float)
+                try:
+                    exported = export_task(kb, f"miniwob/{task}", "web", WEB_EXPORT_SEED)
+                    workflow = parse_workflow(dump_workflow(exported))
+                except Exception as exc:  # a task the KB cannot plan counts 0, with the reason
+                    reasons.append(f"{task}: no workflow ({exc})")
+                    workflow = None
+                for seed in range(WEB_EXPORT_SEED + 1, WEB_EXPORT_SEED + 1 + args.seeds):
+                    row["runs"] += 1
+                    if workflow is None:
+                        continue
+                    instruction = probe.make_task(f"miniwob/{task}", seed).instruction
+                    values = values_from(workflow, instruction)
+                    if values is None:
+                        reasons.append(f"{task}/{seed}: {instruction!r} is worded otherwise")
+                        continue
+                    world = workflow.world.model_copy(update={"seed": seed, "values": values})
+                    one = workflow.model_copy(update={"world": world})
+                    for heal in ("graph", "off"):
+                        result = Session(one, "web", {}, heal, view, kb=kb).run_row(1, values)
+                        row[heal] += result.ok
+                        if heal == "graph":
+                            row["healed"] += result.healed
+                            row["model_calls"] += result.model_calls
+                            row["runner_seconds"] += result.runner_seconds
+                            row["actions"] += result.actions
+                            if not result.ok:
+                                reasons.append(f"{task}/{seed}: {result.failure[:160]}")
+                        elif not result.ok and result.failure.startswith("step "):
+                            row["off_named"] += 1
+                for key, value in row.items():
+                    total[key] += value
+                table.append([task, int(row["runs"]), int(row["graph"]), int(row["healed"]),
+                              int(row["off"])])  # fmt: skip
+    finally:
+        probe.close()
+    runs = total["runs"] or 1
+    ms = 1000 * total["runner_seconds"] / max(1.0, total["actions"])
+    table.append(["all", int(total["runs"]), int(total["graph"]), int(total["healed"]),
+                  int(total["off"])])  # fmt: skip
+    bench.figure("heal_graph.sr", round(total["graph"] / runs, 3))
+    bench.figure("heal_off.sr", round(total["off"] / runs, 3))
+    bench.figure("healed_steps", int(total["healed"]))
+    bench.figure("model_calls", int(total["model_calls"]))
+    bench.figure("runner_ms_per_action", round(ms, 3))
+    bench.table(
+        "Success (the page's reward) of one exported workflow per task on new seeds",
+        ["task", "runs", "--heal graph", "healed steps", "--heal off"], table,
+    )  # fmt: skip
+    bench.note(
+        f"{len(WEB_TASKS)} tasks x {args.seeds} seeds; KB of at most {args.demos} scripted "
+        f"demonstrations per task; workflows exported on seed {WEB_EXPORT_SEED}; "
+        f"{int(total['model_calls'])} model calls; --heal off stopped at a named step in "
+        f"{int(total['off_named'])} of {int(runs - total['off'])} failed runs; runner "
+        f"{ms:.2f} ms per action (world excluded)"
+    )
+    for reason in reasons:
+        bench.note(reason)
+    path = bench.save()
+    if args.json:
+        print(path.read_text())
+    else:
+        print(
+            f"web --heal graph SR {total['graph'] / runs:.3f} (healed {int(total['healed'])}); "
+            f"--heal off SR {total['off'] / runs:.3f}; runner {ms:.2f} ms/action; -> {path}"
         )
 
 

@@ -11,6 +11,8 @@ earlier screen becomes a variable that step reads (``read: {price: ...}``).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,7 +25,8 @@ from guigraph.envs import conventions
 from guigraph.geometry import ScreenSize
 from guigraph.graph.records import SlotKey
 from guigraph.types import ActionType, Observation, Task
-from guigraph.workflow.locate import NEAR_DISTANCE, facts_of, item_family, reading_order
+from guigraph.workflow.forms import assign, value_words
+from guigraph.workflow.locate import caption_of, facts_of, item_family, reading_order
 from guigraph.workflow.schema import (
     Check,
     Expect,
@@ -46,8 +49,6 @@ if TYPE_CHECKING:
     from guigraph.graph.kb import KnowledgeBase
     from guigraph.graph.records import Node
 
-#: How far (0..1000) a caption's centre may sit off its control's row and still be beside it.
-CAPTION_ROW = 20.0
 #: Examples kept per parameter.
 MAX_EXAMPLES = 5
 _SLOT = re.compile(r"\{(text\d+)\}")
@@ -60,8 +61,12 @@ _PLAIN = {
 }
 
 
-def plan_for(kb: KnowledgeBase, view: GraphView, instruction: str) -> list[ScriptStep]:
-    """The script the model-free team would follow for ``instruction`` (its first plan)."""
+def plan_for(
+    kb: KnowledgeBase, view: GraphView, instruction: str, start_app: str | None = None
+) -> list[ScriptStep]:
+    """The script the model-free team would follow for ``instruction`` (its first plan);
+    ``start_app``: the app the task starts in, whose own recordings the plan is made from
+    where the knowledge base has some (two sites may word their tasks alike)."""
     from guigraph.agents.team import TeamOptions
     from guigraph.compiler.forms import in_screen_forms
     from guigraph.compiler.policy import GraphPolicy
@@ -72,6 +77,10 @@ def plan_for(kb: KnowledgeBase, view: GraphView, instruction: str) -> list[Scrip
     options = TeamOptions()
     asked = in_screen_forms(instruction, view.values)
     context = retrieve(kb, asked, k=options.top_k, token_budget=options.token_budget, graph=view)
+    if start_app and not conventions.active().is_home(start_app):
+        own = tuple(t for t in context.traces if start_app in t.trace.apps)
+        if own:
+            context = dataclasses.replace(context, traces=own)
     policy = GraphPolicy(view)
     policy.make_plan(Task("workflow-export", instruction), context)
     script = list(policy.script)
@@ -151,9 +160,10 @@ def to_workflow(
     """The workflow file of a bound script."""
     names = _Names(instruction)
     steps: list[Step] = []
+    fields = form_fields(script, view, instruction)
     for i, step in enumerate(script):
         after = script[i + 1].node if i + 1 < len(script) else None
-        converted = _convert(step, after, steps, view, names)
+        converted = _convert(step, after, steps, view, names, field=fields.get(i))
         if converted is not None:
             steps.append(converted)
     if not steps:
@@ -213,15 +223,16 @@ def _checks(steps: Sequence[Step], params: Sequence[Parameter]) -> tuple[Check, 
 
 def _convert(
     step: ScriptStep, after: int | None, done: list[Step], view: GraphView, names: _Names,
-    alternatives: bool = True,
+    alternatives: bool = True, field: ElementView | None = None,
 ) -> Step | None:  # fmt: skip
     """Script step ``step`` as a workflow step; ``after`` is the state the plan acts in next;
-    ``alternatives``: a tap on a value gets the graph's way to a value no screen lists."""
+    ``alternatives``: a tap on a value gets the graph's way to a value no screen lists;
+    ``field``: the recorded screen's field a tap goes to (``form_fields``)."""
     kind = step.template.type
     expect = _expect(step, after, view)
     if kind in (ActionType.CLICK, ActionType.LONG_PRESS):
         action = StepAction.TAP if kind is ActionType.CLICK else StepAction.LONG_PRESS
-        target = _target(step, view, names)
+        target = _target(step, view, names, field)
         # A suggestion tapped right after typing its value has no other way to it.
         typed = bool(done) and done[-1].action is StepAction.TYPE and target.text == done[-1].value
         wanted = alternatives and not typed
@@ -265,17 +276,68 @@ def recorded_element(step: ScriptStep, state: SemanticState) -> ElementView | No
     template = step.template
     if template.target_id:
         same = [v for v in state.elements if v.key == template.target_id]
-        if same:
+        if same and (template.point is None or _holds(same[0], template.point)):
             return same[0]
+        # A key that names an element by its place among unnamed ones ("the first empty
+        # field") is another element at each step: the recorded point says which.
+        there = [v for v in state.elements if same and v.role == same[0].role]
+        at = [v for v in there if template.point is not None and _holds(v, template.point)]
+        if at or same:
+            return (at or same)[0]
     label = template.target_label.strip().lower()
     named = [v for v in state.elements if label and v.label.strip().lower() == label]
     return named[0] if named else None
 
 
-def _target(step: ScriptStep, view: GraphView, names: _Names) -> Target:
+def _holds(view: ElementView, point: tuple[float, float]) -> bool:
+    b = view.bbox
+    return b.x1 <= point[0] <= b.x2 and b.y1 <= point[1] <= b.y2
+
+
+def form_fields(
+    script: Sequence[ScriptStep], view: GraphView, instruction: str
+) -> dict[int, ElementView]:
+    """Taps on fields the recording could name only by place (no label, no id of their own),
+    each followed by typing a value of the task, per state: which field of the state's
+    recorded screen each one is, by matching the fields' captions to what the task says
+    around each value (``forms.assign``). The recorded point is no guide there: the state's
+    screen may come from another recording, where the page ordered its fields otherwise."""
+    taps: dict[int, list[tuple[int, str]]] = {}
+    for i, (step, following) in enumerate(itertools.pairwise(script)):
+        template = step.template
+        value = (following.text or "").strip()
+        if (
+            template.type is ActionType.CLICK
+            and not template.target_label.strip()
+            and (not template.target_id or template.target_id.startswith("@"))
+            and following.template.type is ActionType.TYPE
+            and following.node == step.node
+            and value
+            and value.lower() in instruction.lower()
+        ):
+            taps.setdefault(step.node, []).append((i, value))
+    chosen: dict[int, ElementView] = {}
+    for where, form in taps.items():
+        node = view.nodes.get(where)
+        if node is None or len(form) < 2:
+            continue
+        state = screen_state(node)
+        fields = [v for v in state.elements if v.role == "field"]
+        captions = [caption_of(f, state.elements) for f in fields]
+        if len(fields) < len(form) or not all(captions):
+            continue
+        picks = assign(captions, [value_words(instruction, value) for _, value in form])
+        pairs = zip(form, picks, strict=True)
+        chosen.update({i: fields[pick] for (i, _), pick in pairs if pick is not None})
+    return chosen
+
+
+def _target(
+    step: ScriptStep, view: GraphView, names: _Names, field: ElementView | None = None
+) -> Target:
     node = view.nodes.get(step.node)
     state = screen_state(node) if node is not None else None
-    element = recorded_element(step, state) if state is not None else None
+    element = field or (recorded_element(step, state) if state is not None else None)
     role = element.role if element is not None else None
     value = step.label.strip()
     bound = value and value != step.template.target_label.strip()
@@ -329,18 +391,7 @@ def _caption(element: ElementView, state: SemanticState) -> str:
         or element.element.content_desc
     ):
         return ""  # a control that names itself needs no caption
-    best: tuple[float, str] | None = None
-    for other in state.elements:
-        if other.role != "text" or not other.label.strip() or other.index == element.index:
-            continue
-        dx = element.center.x - other.center.x
-        dy = element.center.y - other.center.y
-        if not (dy > 0 or (abs(dy) < CAPTION_ROW and dx > 0)):
-            continue  # a caption sits above its control, or before it on its row
-        distance = (dx * dx + dy * dy) ** 0.5
-        if distance <= NEAR_DISTANCE and (best is None or distance < best[0]):
-            best = (distance, other.label.strip())
-    return best[1] if best else ""
+    return caption_of(element, state.elements)
 
 
 def _family(key: str) -> str:
@@ -473,13 +524,14 @@ def export_task(kb: KnowledgeBase, task: str, env: str = "simphone", seed: int =
     try:
         conventions_of_world = world.conventions
         the_task = world.make_task(task, seed)
+        start_app = world.reset(the_task, seed).app
     finally:
         world.close()
     checked = not the_task.task_id.startswith("free/")
     spec = World(env=env, task=task.strip() if checked else None, seed=seed)
     view = GraphView.load(kb)
     with conventions.using(conventions_of_world):
-        script = plan_for(kb, view, the_task.instruction)
+        script = plan_for(kb, view, the_task.instruction, start_app)
         if not script:
             raise ValueError(f"the knowledge base has no plan for {the_task.instruction!r}")
         workflow = to_workflow(script, view, the_task.instruction, spec)

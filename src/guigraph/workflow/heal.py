@@ -33,6 +33,7 @@ from guigraph.types import Action, ActionType
 from guigraph.workflow.locate import (
     STRONG_LOCATORS,
     Found,
+    caption_of,
     expected_here,
     facts_of,
     locate,
@@ -142,7 +143,63 @@ class GraphHealer:
             return self._reidentify(run, failure, step)
         if step.target is None or step.action not in (StepAction.TAP, StepAction.LONG_PRESS):
             return None
+        field = self._field_of_form(run, failure, step)
+        if field is not None:
+            return field
         return self._relocate(run, failure, step, step.target)
+
+    # -- a field of a form ----------------------------------------------------------------------
+    def _field_of_form(self, run: StepRunner, failure: Failure, step: Step) -> Healing | None:
+        """A field tapped to type a value into, whose caption is gone (reworded, moved): the
+        form's empty fields are matched to the values the workflow types from here on, by
+        their captions and what the task says around each value (``forms.assign``); the
+        step's field is taken when its caption is like the value's words or when every
+        empty field is to be filled (the one no other value claims)."""
+        from guigraph.workflow.forms import assign, value_words
+        from guigraph.workflow.forms import likeness as caption_likeness
+        from guigraph.workflow.runner import instruction_for
+
+        index = failure.step
+        form = self._form_from(run, index)
+        if not form:
+            return None
+        state = run.driver.now
+        empty = [v for v in state.elements if v.role == "field" and not v.element.text.strip()]
+        captions = [caption_of(v, state.elements) for v in empty]
+        instruction = instruction_for(run.workflow, run.values)
+        wanted = [value_words(instruction, value, near) for value, near in form]
+        pick = assign(captions, wanted)[0] if empty else None
+        if pick is None:
+            return None
+        alike = caption_likeness(captions[pick], wanted[0]) > 0
+        if not alike and len(empty) != len(form):
+            return None
+        field = empty[pick]
+        run.tap(index, step, _found(field), "heal")
+        run.driver.settle(index)
+        if run.driver.now.focused_field is None:
+            return None
+        why = "its caption is like the value's words" if alike else "no other value claims it"
+        how = f"took the field captioned {captions[pick]!r} ({why})"
+        return self._healed(run, failure, field, state, how, [field])
+
+    @staticmethod
+    def _form_from(run: StepRunner, index: int) -> list[tuple[str, str]]:
+        """(value, recorded caption) of each field the workflow taps and types into from step
+        ``index`` on, while it does."""
+        steps = run.workflow.steps
+        form: list[tuple[str, str]] = []
+        j = index
+        while j + 1 < len(steps):
+            tap, typing = steps[j], steps[j + 1]
+            target = tap.target
+            if tap.action is not StepAction.TAP or target is None or target.role != "field":
+                break
+            if typing.action is not StepAction.TYPE:
+                break
+            form.append((fill(typing.value or "", run.values), target.near or ""))
+            j += 2
+        return form
 
     # -- the target is gone -------------------------------------------------------------------
     def _relocate(
@@ -164,6 +221,21 @@ class GraphHealer:
         best, likeness = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0.0
         tried: list[ElementView] = []
+        only = [v for v, _ in ranked if v.role != "field"]
+        if target.role != "field" and len(only) == 1 and only[0] is best:
+            # The screen's one control (a form's button, reworded): nothing else to mistake.
+            tried.append(best)
+            run.tap(index, step, _found(best), "heal")
+            run.driver.settle(index)
+            if self._arrived(run, index, step):
+                return self._healed(
+                    run, failure, best, state, "took the screen's only control", tried
+                )
+            return Healing(
+                index, failure.reason, False,
+                f"tapped {best.label!r}, the screen's only control, but the expected state did "
+                "not come", index, actions=[f"tap {best.label!r}"],
+            )  # fmt: skip
         if likeness >= SURE_LIKENESS and likeness - second >= LIKENESS_MARGIN:
             tried.append(best)
             run.tap(index, step, _found(best), "heal")
@@ -467,7 +539,8 @@ def rank_candidates(
     scored = [
         (view, likeness(target, view, state, values))
         for view in state.elements
-        if (view.role in ACTIONABLE_ROLES and view.role != "field") or view.role == target.role
+        if ((view.role in ACTIONABLE_ROLES or view.element.clickable) and view.role != "field")
+        or view.role == target.role
     ]
     scored.sort(key=lambda pair: -pair[1])
     return scored
@@ -528,7 +601,10 @@ def locators_of(view: ElementView, state: SemanticState, old: Target | None) -> 
         data["text"] = element.text
     if element.content_desc and element.content_desc != element.text:
         data["description"] = element.content_desc
-    if old is not None and old.near:
+    caption = "" if element.text or element.content_desc else caption_of(view, state.elements)
+    if caption and view.role in ("field", "toggle"):
+        data["near"] = caption
+    elif old is not None and old.near:
         data["near"] = old.near
     data["position"] = Position(role=view.role, index=position_of(view, state))
     b = view.bbox

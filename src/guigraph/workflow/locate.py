@@ -19,6 +19,8 @@ from guigraph.workflow.schema import Expect, Fact, Target, fill
 
 #: How far (0..1000 units, between centres) a caption may sit from the element it labels.
 NEAR_DISTANCE = 160.0
+#: Or how far from its edges (a cell left of a wide field: far from its centre, yet beside it).
+CAPTION_GAP = 60.0
 #: Locators that name an element by what it is, not where it happens to be.
 STRONG_LOCATORS = ("id", "text", "description", "near")
 #: Elements that identify a state, at most.
@@ -103,21 +105,40 @@ def _with_text(elements: Sequence[ElementView], text: str) -> list[ElementView]:
 
 
 def _near(elements: Sequence[ElementView], caption: str, role: str | None) -> list[ElementView]:
-    """The control closest to the text ``caption`` (right of it or below it)."""
+    """The controls whose caption (``caption_of``) is the text ``caption``."""
     wanted = _norm(caption)
-    labels = [v for v in elements if _norm(v.label) == wanted]
+    if not any(_norm(v.label) == wanted for v in elements):
+        return []
     controls = [
         v for v in elements if v.role in ACTIONABLE_ROLES and (role is None or v.role == role)
     ]
-    best: tuple[float, ElementView] | None = None
-    for label in labels:
-        for control in controls:
-            if control.index == label.index:
-                continue
-            distance = _distance(label, control)
-            if distance <= NEAR_DISTANCE and (best is None or distance < best[0]):
-                best = (distance, control)
-    return [best[1]] if best else []
+    return [c for c in controls if _norm(caption_of(c, elements)) == wanted]
+
+
+def caption_of(control: ElementView, elements: Sequence[ElementView]) -> str:
+    """The text that names a control on its screen: the text element whose box is nearest the
+    control's (forms put captions above, beside and below their fields), within
+    ``CAPTION_GAP`` of its edges or ``NEAR_DISTANCE`` of its centre; above or before it wins
+    a tie."""
+    best: tuple[float, float, str] | None = None
+    for other in elements:
+        label = other.label.strip()
+        if other.role != "text" or not label or other.index == control.index:
+            continue
+        gap = _gap(control, other)
+        if gap > CAPTION_GAP and _distance(control, other) > NEAR_DISTANCE:
+            continue
+        after = float(other.center.y > control.center.y or other.center.x > control.center.x)
+        if best is None or (gap, after) < best[:2]:
+            best = (gap, after, label)
+    return best[2] if best else ""
+
+
+def _gap(a: ElementView, b: ElementView) -> float:
+    """The distance between the edges of two boxes (0 when they touch or overlap)."""
+    dx = max(0.0, a.bbox.x1 - b.bbox.x2, b.bbox.x1 - a.bbox.x2)
+    dy = max(0.0, a.bbox.y1 - b.bbox.y2, b.bbox.y1 - a.bbox.y2)
+    return math.hypot(dx, dy)
 
 
 def _narrowed(candidates: list[ElementView], role: str | None) -> list[ElementView]:

@@ -379,3 +379,32 @@ def instruction_for(workflow: Workflow, values: Mapping[str, str]) -> str:
         if old and new and old != new:
             text = text.replace(old, new)
     return text
+
+
+def values_from(workflow: Workflow, instruction: str) -> dict[str, str] | None:
+    """The parameter values an instruction worded as the workflow's gives ("Buy the Atlas
+    kettle" for "Buy the Nova watch": search=Atlas kettle); None when it is worded otherwise.
+    Each parameter's default must appear once in the workflow's instruction."""
+    import itertools
+    import re
+
+    text = workflow.description
+    spans: list[tuple[int, int, str]] = []
+    for parameter in workflow.parameters:
+        old = parameter.default or ""
+        if not old or text.count(old) != 1:
+            continue
+        start = text.index(old)
+        spans.append((start, start + len(old), parameter.name))
+    spans.sort()
+    if any(a[1] > b[0] for a, b in itertools.pairwise(spans)):
+        return None  # values overlap in the instruction: no way to tell them apart
+    pattern, last = "", 0
+    for start, end, name in spans:
+        pattern += re.escape(text[last:start]) + f"(?P<{name}>.+?)"
+        last = end
+    match = re.fullmatch(pattern + re.escape(text[last:]), instruction.strip())
+    if match is None:
+        return None
+    given = match.groupdict()
+    return {p.name: given.get(p.name, p.default or "") for p in workflow.parameters}
