@@ -16,7 +16,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.roles import ElementView, SemanticState
@@ -39,6 +39,7 @@ from guigraph.workflow.schema import (
     Target,
     Workflow,
     World,
+    fill,
     placeholders,
 )
 from guigraph.workflow.values import learn_type
@@ -419,8 +420,7 @@ def _typed_value(step: ScriptStep, done: list[Step], view: GraphView, names: _Na
     field_name = _field_name(done)
     screen = dict(step.screen_slots)
 
-    def placeholder(match: re.Match[str]) -> str:
-        slot = match.group(1)
+    def placeholder(slot: str) -> str:
         if slot in screen:
             return "{" + _read_variable(screen[slot].key, done, view, names) + "}"
         examples = _recorded_values(step, slot, view)
@@ -429,7 +429,16 @@ def _typed_value(step: ScriptStep, done: list[Step], view: GraphView, names: _Na
         value = step.bound_values.get(slot) or (examples[0] if examples else "")
         return "{" + names.parameter(value, field_name or slot, examples, ()) + "}"
 
-    return _SLOT.sub(placeholder, template_text)
+    # Braces the recording typed as they are (a secret's "{password}", filled by the world)
+    # stay literal in the file: "{{password}}".
+    parts = _SLOT.split(template_text)  # literal, slot, literal, slot, ...
+    return "".join(
+        _literal(part) if i % 2 == 0 else placeholder(part) for i, part in enumerate(parts)
+    )
+
+
+def _literal(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _field_name(done: list[Step]) -> str:
@@ -514,13 +523,17 @@ def _facts(node: Node) -> tuple[Fact, ...]:
     return facts_of(screen_state(node))
 
 
-def export_task(kb: KnowledgeBase, task: str, env: str = "simphone", seed: int = 0) -> Workflow:
+def export_task(
+    kb: KnowledgeBase, task: str, env: str = "simphone", seed: int = 0,
+    options: dict[str, Any] | None = None,
+) -> Workflow:  # fmt: skip
     """The workflow of ``task`` (a task id of world ``env``, which then checks the run, or an
-    instruction in words) as the model-free team would plan it on ``kb``."""
+    instruction in words) as the model-free team would plan it on ``kb``; ``options``: the
+    world's (a web task file and its parameters), written into the file without secrets."""
     from guigraph.compiler.index import GraphView
     from guigraph.envs import make
 
-    world = make(env)
+    world = make(env, **(options or {}))
     try:
         conventions_of_world = world.conventions
         the_task = world.make_task(task, seed)
@@ -528,7 +541,10 @@ def export_task(kb: KnowledgeBase, task: str, env: str = "simphone", seed: int =
     finally:
         world.close()
     checked = not the_task.task_id.startswith("free/")
-    spec = World(env=env, task=task.strip() if checked else None, seed=seed)
+    spec = World(
+        env=env, task=task.strip() if checked else None, seed=seed,
+        options=_without_secrets(options or {}),
+    )  # fmt: skip
     view = GraphView.load(kb)
     with conventions.using(conventions_of_world):
         script = plan_for(kb, view, the_task.instruction, start_app)
@@ -537,6 +553,61 @@ def export_task(kb: KnowledgeBase, task: str, env: str = "simphone", seed: int =
         workflow = to_workflow(script, view, the_task.instruction, spec)
     if not checked:
         return workflow
-    # The world's checker knows the task's own values: it judges runs with those.
+    # The world's checker knows the task's own values: it judges runs with those. Where the
+    # world's task takes parameters (a web task file), each workflow parameter that holds one
+    # of them is tied to it, so that a row's values become the task's (and are checked).
     values = {p.name: p.default or "" for p in workflow.parameters}
-    return workflow.model_copy(update={"world": spec.model_copy(update={"values": values})})
+    taken = {k: str(v) for k, v in the_task.params.items() if k in _task_parameters(options)}
+    tied = _tie(taken, workflow, values)
+    world_spec = spec.model_copy(update={"values": values, "task_params": tied})
+    return workflow.model_copy(update={"world": world_spec})
+
+
+def _tie(taken: dict[str, str], workflow: Workflow, values: dict[str, str]) -> dict[str, str]:
+    """Each task parameter's value as the workflow writes it: ``{param}`` where a parameter
+    holds it, else the text a step types with it ("{wiki_text}." for "Bake at 180.")."""
+    written = [f"{{{name}}}" for name in values]
+    written += [s.value for s in workflow.steps if s.value and placeholders(s.value)]
+    tied: dict[str, str] = {}
+    for key, value in taken.items():
+        for text in written:
+            if fill(text, values).strip() == value.strip():
+                tied[key] = text.strip()
+                break
+    return tied
+
+
+#: The world option that holds a task's parameters (a web task file's ``--param``).
+PARAMS_OPTION = "params"
+
+
+def _task_file(options: dict[str, Any] | None) -> Any:
+    if not options or not options.get("tasks"):
+        return None
+    from guigraph.envs.web import taskfile
+
+    return taskfile.load(options["tasks"])
+
+
+def _task_parameters(options: dict[str, Any] | None) -> set[str]:
+    """Names of the task parameters a world takes (those its options may fix): a web world
+    with a task file; its secrets are no values of a row."""
+    tasks = _task_file(options)
+    if tasks is None:
+        return set()
+    return {
+        name
+        for task in tasks.model.tasks
+        for name, param in tasks.params_of(task).items()
+        if param.type != "secret"
+    }
+
+
+def _without_secrets(options: dict[str, Any]) -> dict[str, Any]:
+    """The world's options as the file keeps them: a secret parameter (a password) is given
+    at run time, never written (without a task file, every parameter is a secret)."""
+    params = options.get(PARAMS_OPTION)
+    if not isinstance(params, dict):
+        return dict(options)
+    plain = _task_parameters(options)
+    return {**options, PARAMS_OPTION: {k: v for k, v in params.items() if k in plain}}

@@ -219,6 +219,10 @@ class World(_Strict):
     #: The parameter values the task was given: the world's checker judges runs with these
     #: (it knows nothing of other values).
     values: dict[str, str] = Field(default_factory=dict)
+    #: The world task's own parameters (a web task file's) as the workflow's parameters
+    #: write them (``{page}``, ``{wiki_text}.``): a row's values become the task's, and the
+    #: world's checker judges every row.
+    task_params: dict[str, str] = Field(default_factory=dict)
 
 
 class Start(_Strict):

@@ -19,9 +19,10 @@ from guigraph.envs.wrappers import RecordEpisodes
 from guigraph.errors import ConfigError
 from guigraph.types import Action, ActionType, Task
 from guigraph.workflow.batch import RowResult, timed
+from guigraph.workflow.export import PARAMS_OPTION
 from guigraph.workflow.heal import GraphHealer, Healing
 from guigraph.workflow.runner import RunResult, instruction_for, run_workflow
-from guigraph.workflow.schema import Step, Target, Workflow, dump_workflow
+from guigraph.workflow.schema import Step, Target, Workflow, dump_workflow, fill, placeholders
 
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
@@ -51,7 +52,7 @@ class Session:
         from guigraph.envs import make
 
         clock = timed()
-        env = make(self.env, **self.env_options)
+        env = make(self.env, **self._options_for(values))
         if self.record is not None:
             env = Demonstrations(env, self.record)
         try:
@@ -90,11 +91,24 @@ class Session:
             return ModelHealer(self.model, self.graph)
         return None
 
+    def _options_for(self, values: Mapping[str, str]) -> dict[str, Any]:
+        """The world's options for a row: a world whose tasks take parameters (a web task
+        file) is given the row's values as its task's (``world.task_params``)."""
+        tied = self.workflow.world.task_params
+        given = self.env_options.get(PARAMS_OPTION)
+        if not tied or not (given is None or isinstance(given, dict)):
+            return dict(self.env_options)
+        row = {task: fill(written, values) for task, written in tied.items()}
+        return {**self.env_options, PARAMS_OPTION: {**(given or {}), **row}}
+
     def _task(self, env: Any, values: Mapping[str, str]) -> tuple[Task, bool]:
         spec = self.workflow.world
         if spec.task:
             task = env.make_task(spec.task, spec.seed)
-            return task, dict(values) == spec.values
+            # The checker knows the task's values: the export's, or a row's tied to them.
+            others = {k for k, v in values.items() if spec.values.get(k) != v}
+            tied = {name for text in spec.task_params.values() for name in placeholders(text)}
+            return task, others <= tied
         return Task(
             task_id=f"workflow/{self.workflow.name}", instruction=self.workflow.description
         ), False
