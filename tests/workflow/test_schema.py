@@ -112,3 +112,37 @@ def test_a_value_of_the_wrong_type_is_named() -> None:
     )
     assert type_problem(workflow.parameters[0], "A") is None
     assert "one of 'A', 'B'" in (type_problem(workflow.parameters[0], "C") or "")
+
+
+def test_otherwise_steps_are_checked_like_steps_and_only_for_a_tap(tmp_path: Path) -> None:
+    base = GOOD.replace(
+        "- action: type\n  value: '{title}'\n",
+        "- action: type\n  value: '{title}'\n  otherwise:\n  - action: back\n",
+    )
+    message = _problem(base, tmp_path)
+    assert "wf.yaml:13:" in message and "only a tap or long_press step" in message
+    tap = GOOD.replace(
+        "    text: New\n",
+        "    text: New\n  otherwise:\n  - action: type\n    value: '{titel}'\n",
+    )
+    message = _problem(tap, tmp_path)
+    assert "steps[0].otherwise[0].value" in message and "{titel}" in message
+
+
+def test_a_row_of_a_task_file_world_is_the_tasks_own_values_and_is_checked() -> None:
+    from guigraph.workflow.session import Session
+
+    text = GOOD.replace(
+        "world:\n  env: simphone\n",
+        "world:\n  env: web\n  task: create_page\n  values: {title: Trip plan}\n"
+        "  task_params: {page: '{title}', text: '{title}.'}\n",
+    ).replace("  examples: [Trip plan]\n", "  examples: [Trip plan]\n  default: Trip plan\n")
+    session = Session(parse_workflow(text), "web", {"params": {"base": "http://127.0.0.1:1"}})
+    options = session._options_for({"title": "Garden"})
+    assert options["params"] == {"base": "http://127.0.0.1:1", "page": "Garden", "text": "Garden."}
+
+    class World:
+        def make_task(self, name: str, seed: int) -> str:
+            return name
+
+    assert session._task(World(), {"title": "Garden"}) == ("create_page", True)
