@@ -102,3 +102,25 @@ def test_a_form_reworded_and_reordered_heals_field_by_field(
     # Nothing heals with --heal off: the first step names its missing caption.
     off = run_workflow(workflow, browser, values, task, 0, None)
     assert not off.completed and off.failure.startswith("step 1 (tap 'Year')")
+
+
+def test_rows_run_side_by_side_in_browsers_of_their_own(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from guigraph.cli.main import app
+
+    page = tmp_path / "search.html"
+    page.write_text(PAGE)
+    workflow = tmp_path / "wf.yaml"
+    workflow.write_text(WORKFLOW)
+    rows = tmp_path / "rows.csv"
+    rows.write_text("year,genre,director\n1995,crime,Curry\n1980,satire,Mejia\n2001,drama,Lee\n")
+    args = ["workflow", "run", str(workflow), "--env", "web", "--data", str(rows)]
+    args += ["--env-option", f"start_url={page.as_uri()}", "--concurrency", "2", "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["successes"] == 3 and summary["failures"] == []
+    assert {h["row"] for h in summary["healed_steps"]} == {1, 2, 3}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from guigraph.envs.base import StepResult
 from guigraph.envs.wrappers import RecordEpisodes
-from guigraph.errors import ConfigError
+from guigraph.errors import ConfigError, EnvError
 from guigraph.types import Action, ActionType, Task
 from guigraph.workflow.batch import RowResult, timed
 from guigraph.workflow.export import PARAMS_OPTION
@@ -52,18 +52,22 @@ class Session:
         from guigraph.envs import make
 
         clock = timed()
-        env = make(self.env, **self._options_for(values))
-        if self.record is not None:
-            env = Demonstrations(env, self.record)
         try:
-            task, checked = self._task(env, values)
-            task = replace(task, instruction=instruction_for(self.workflow, values))
-            healer = self._healer()
-            result = run_workflow(
-                self.workflow, env, values, task, self.workflow.world.seed, healer
-            )
-        finally:
-            env.close()
+            env = make(self.env, **self._options_for(values))
+            if self.record is not None:
+                env = Demonstrations(env, self.record)
+            try:
+                task, checked = self._task(env, values)
+                task = replace(task, instruction=instruction_for(self.workflow, values))
+                healer = self._healer()
+                result = run_workflow(
+                    self.workflow, env, values, task, self.workflow.world.seed, healer
+                )
+            finally:
+                env.close()
+        except EnvError as exc:  # the world broke (a browser that would not start): this row
+            failure = f"the world failed: {exc}"
+            return RowResult(row, values, False, None, 0, 0, clock(), failure=failure)
         self.healings += result.healings
         self.results.append(result)
         if result.healings and self.healed_run is None:

@@ -15,6 +15,7 @@ import itertools
 import os
 import shlex
 import shutil
+import threading
 import weakref
 from pathlib import Path
 from typing import Any
@@ -59,25 +60,28 @@ def owner_tag() -> str:
 
 
 class _Driver:
-    """Playwright's driver, shared: the sync API allows one per thread, while each
-    environment launches (and closes) a Chromium of its own through it."""
+    """Playwright's driver, one per thread (the sync API works only in the thread that
+    started it: rows of a workflow run side by side in threads), shared by the environments
+    of that thread, each launching (and closing) a Chromium of its own through it."""
 
-    playwright: Any = None
-    users = 0
+    _local = threading.local()
 
     @classmethod
     def acquire(cls) -> Any:
-        if cls.playwright is None:
+        local = cls._local
+        if getattr(local, "playwright", None) is None:
             sync_api = require("playwright.sync_api", "web")
-            cls.playwright = sync_api.sync_playwright().start()
-        cls.users += 1
-        return cls.playwright
+            local.playwright, local.users = sync_api.sync_playwright().start(), 0
+        local.users += 1
+        return local.playwright
 
     @classmethod
     def release(cls) -> None:
-        cls.users = max(0, cls.users - 1)
-        if cls.users == 0 and cls.playwright is not None:
-            playwright, cls.playwright = cls.playwright, None
+        local = cls._local
+        local.users = max(0, getattr(local, "users", 0) - 1)
+        playwright = getattr(local, "playwright", None)
+        if local.users == 0 and playwright is not None:
+            local.playwright = None
             with contextlib.suppress(Exception):  # a dead driver is what we wanted anyway
                 playwright.stop()
 
