@@ -323,6 +323,10 @@ def test_update_revises_a_healed_otherwise_step_in_place(tmp_path: Path) -> None
 
     path = tmp_path / "message.yaml"
     path.write_text(MESSAGE)
+    check = json.loads(runner.invoke(app, ["workflow", "check", str(path), "--json"]).output)
+    assert check["steps"][1]["otherwise"] == [
+        "tap '+'", "tap 'To: name or number'", "type '{contact}'", "tap '{contact}'"
+    ]  # fmt: skip
     args = ["--param", "contact=Hiro", "--env-option", "version=2", "--update"]
     code, summary = _run(str(path), *args)
     assert code == 0 and summary["successes"] == 1
