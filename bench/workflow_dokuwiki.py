@@ -82,8 +82,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=50)
     parser.add_argument("--kill-after", type=int, default=20, help="Rows done before SIGKILL.")
-    parser.add_argument("--demos", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--demos", type=int, default=6)
+    parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/bench-workflow-dokuwiki"))
     parser.add_argument("--json", action="store_true", help="Print the result as JSON.")
     parser.add_argument(

@@ -102,7 +102,7 @@ def simphone(args: argparse.Namespace) -> None:
     kb_path = knowledge_base(args.out, args.episodes, args.seed)
     rows: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(int))
     reasons: list[str] = []
-    runner_seconds = actions = 0.0
+    runner_seconds = runner_cpu = actions = 0.0
     with KnowledgeBase.open(kb_path) as kb:
         view = GraphView.load(kb)
         for template in versioned_templates():
@@ -118,6 +118,7 @@ def simphone(args: argparse.Namespace) -> None:
                 one = run(workflow, kb, view, 1, "graph")
                 if not one.healings:  # the replay's own cost: healing plans and explores
                     runner_seconds += one.runner_seconds
+                    runner_cpu += one.runner_cpu_seconds
                     actions += one.actions
                 two = run(workflow, kb, view, 2, "graph")
                 off = run(workflow, kb, view, 2, "off")
@@ -138,7 +139,9 @@ def simphone(args: argparse.Namespace) -> None:
               "off_named", "model_calls")}  # fmt: skip
     runs = total["runs"] or 1
     ms = 1000 * runner_seconds / max(1.0, actions)
+    cpu_ms = 1000 * runner_cpu / max(1.0, actions)
     bench.figure("v2_heal_graph.sr", round(total["v2"] / runs, 3))
+    bench.figure("runner_cpu_ms_per_action", round(cpu_ms, 3))
     bench.figure("v1.sr", round(total["v1"] / runs, 3))
     bench.figure("v2_heal_off.sr", round(total["v2_off"] / runs, 3))
     bench.figure("v1.healed_steps", total["v1_healed"])
@@ -162,7 +165,7 @@ def simphone(args: argparse.Namespace) -> None:
         f"{len(rows)} templates x {args.seeds} seeds; KB of {args.episodes} version-1 episodes "
         f"(seed {args.seed}); {total['model_calls']} model calls; --heal off stopped at a named "
         f"step in {total['off_named']} of {runs - total['v2_off']} failed runs; runner "
-        f"{ms:.2f} ms per action on version 1 (world excluded)"
+        f"{ms:.2f} ms wall and {cpu_ms:.2f} ms CPU per action on version 1 (world excluded)"
     )
     for reason in reasons:
         bench.note(reason)
@@ -173,7 +176,8 @@ def simphone(args: argparse.Namespace) -> None:
         print(
             f"v1 SR {total['v1'] / runs:.3f} (healed {total['v1_healed']}); v2 --heal graph SR "
             f"{total['v2'] / runs:.3f} (healed {total['v2_healed']}); v2 --heal off SR "
-            f"{total['v2_off'] / runs:.3f}; runner {ms:.2f} ms/action; -> {path}"
+            f"{total['v2_off'] / runs:.3f}; runner {ms:.2f} ms ({cpu_ms:.2f} ms CPU) per "
+            f"action; -> {path}"
         )
 
 

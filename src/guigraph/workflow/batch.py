@@ -110,6 +110,7 @@ class RowResult:
     model_calls: int = 0
     runner_seconds: float = 0.0
     world_seconds: float = 0.0
+    runner_cpu_seconds: float = 0.0
     actions: int = 0
     interrupted: bool = False
     #: Steps whose otherwise way the row took (its value was not listed): not healings.
@@ -246,6 +247,12 @@ def summarize(results: Sequence[RowResult], workflow: Workflow, heal: str) -> di
         "model_calls": sum(r.model_calls for r in results),
         "steps": steps,
         "runner_ms_per_action": round(1000 * runner / max(1, sum(r.actions for r in results)), 3),
+        "runner_cpu_ms_per_action": round(
+            1000
+            * sum(r.runner_cpu_seconds for r in results)
+            / max(1, sum(r.actions for r in results)),
+            3,
+        ),
         "seconds": round(sum(r.seconds for r in results), 3),
     }
 

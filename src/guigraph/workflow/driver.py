@@ -47,14 +47,17 @@ class Driver:
     observer: RuleObserver = field(default_factory=RuleObserver)
     events: list[Event] = field(default_factory=list)
     world_seconds: float = 0.0
+    #: The CPU time this thread spent in the world's calls (the runner's own is the rest).
+    world_cpu_seconds: float = 0.0
     state: SemanticState | None = None
     #: Called with each state observed (the healer localizes screens in the KB with it).
     on_state: Callable[[SemanticState], None] | None = None
 
     def start(self, task: Task, seed: int) -> SemanticState:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         observation = self.env.reset(task, seed)
         self.world_seconds += time.perf_counter() - started
+        self.world_cpu_seconds += time.thread_time() - cpu
         return self._observe(observation)
 
     @property
@@ -64,10 +67,11 @@ class Driver:
 
     def act(self, action: Action, step: int | None, kind: str, reason: str) -> SemanticState:
         before = self.now
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         result = self.env.step(action)
         took = time.perf_counter() - started
         self.world_seconds += took
+        self.world_cpu_seconds += time.thread_time() - cpu
         screen = before.observation.screen
         self.events.append(
             Event(step, kind, action, reason, result.error, before.app,

@@ -64,6 +64,8 @@ class RunResult:
     model_calls: int = 0
     seconds: float = 0.0
     world_seconds: float = 0.0
+    cpu_seconds: float = 0.0  # this thread's CPU time over the run
+    world_cpu_seconds: float = 0.0
     events: list[Event] = field(default_factory=list)  # every action taken, in order
     #: Steps whose target, a value of the run, was not listed: their ``otherwise`` steps ran.
     alternatives: list[dict[str, object]] = field(default_factory=list)
@@ -78,6 +80,11 @@ class RunResult:
     def runner_seconds(self) -> float:
         """The runner's own time: everything but the world's steps and observations."""
         return max(0.0, self.seconds - self.world_seconds)
+
+    @property
+    def runner_cpu_seconds(self) -> float:
+        """The runner's own CPU time (a figure a loaded machine does not inflate)."""
+        return max(0.0, self.cpu_seconds - self.world_cpu_seconds)
 
 
 @dataclass
@@ -297,7 +304,7 @@ def run_workflow(
     healer: Healer | None = None,
 ) -> RunResult:
     """One run of ``workflow`` with parameter ``values`` in ``env`` (reset to ``task``)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     driver = Driver(env)
     run = StepRunner(workflow, driver, dict(values))
     with conventions.using(env.conventions):
@@ -311,6 +318,8 @@ def run_workflow(
     result.reads = {k: v for k, v in run.values.items() if k not in values}
     result.seconds = time.perf_counter() - started
     result.world_seconds = driver.world_seconds
+    result.cpu_seconds = time.thread_time() - cpu
+    result.world_cpu_seconds = driver.world_cpu_seconds
     result.model_calls = sum(h.model_calls for h in result.healings)
     result.events = driver.events
     result.workflow = run.workflow

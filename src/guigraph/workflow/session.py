@@ -81,6 +81,7 @@ class Session:
             healings=[h.to_dict() for h in result.healings], model_calls=result.model_calls,
             alternatives=result.alternatives,
             runner_seconds=result.runner_seconds, world_seconds=result.world_seconds,
+            runner_cpu_seconds=result.runner_cpu_seconds,
             actions=len(result.events),
         )  # fmt: skip
 
