@@ -57,16 +57,19 @@ def test_a_lower_cased_task_holds_as_its_written_form(
 ) -> None:
     """Speech-to-text: the demo's seen tasks in their recorded wording, and the development
     half's reworded and recorded wordings, all in lower case, plan within 0.03 of the same
-    wordings as written."""
-    passed = {o.case_id: o.passed for o in plan_outcomes}
+    wordings as written. A lower-cased plan counts only if it types what the written one
+    types, capitals and all: the world checks "book a table" as the task gives it, so a
+    reminder typed "Book a table" (capitals given back at a sentence's start) fails there."""
+    by_id = {o.case_id: o for o in plan_outcomes}
     pairs = [
-        (passed[case_id], passed[f"lower:{case_id}"])
-        for case_id in passed
-        if case_id.startswith(f"{source}/") and f"lower:{case_id}" in passed
+        (written.passed, lowered.passed and (not written.passed or lowered.typed == written.typed))
+        for case_id, written in by_id.items()
+        if case_id.startswith(f"{source}/")
+        and (lowered := by_id.get(f"lower:{case_id}")) is not None
     ]
     assert len(pairs) >= 90
-    written, lowered = (sum(p[k] for p in pairs) / len(pairs) for k in (0, 1))
-    assert lowered >= written - 0.03, (written, lowered)
+    written_sr, lowered_sr = (sum(p[k] for p in pairs) / len(pairs) for k in (0, 1))
+    assert lowered_sr >= written_sr - 0.03, (written_sr, lowered_sr)
 
 
 def test_no_slot_case_held_is_lost() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guigraph.language.casing import Casing
+from guigraph.language.casing import Casing, in_field_case
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +40,8 @@ def casing() -> Casing:
          "Add book club to my calendar on June 27 at 14:00"),
         # a quoted text starts like a sentence
         ("text dana 'running late'", "Text Dana 'Running late'"),
+        # a clause after ";" is no new sentence (its first word is no name's)
+        ("i love paper roads; like it", "I love Paper Roads; like it"),
         # the capitals of a name with plain words in it
         ("watch the video cat compilation for beginners",
          "Watch the video Cat Compilation for beginners"),
@@ -57,3 +59,33 @@ def test_function_words_and_words_written_plain_stay_plain(casing: Casing) -> No
     # "the", "to" and "my" are function words; "calendar" the recorded texts write in lower
     # case; "meeting" stands where the nearest recorded task has "Piano lesson", no name
     assert casing.restore("add the meeting to my calendar") == "Add the meeting to my calendar"
+
+
+def test_a_restored_task_is_known_as_one(casing: Casing) -> None:
+    restored = casing.restore("play paper roads")
+    assert casing.restored(restored)
+    assert not casing.restored("Play Paper Roads for me")
+
+
+@pytest.mark.parametrize(
+    ("value", "field_values", "typed"),
+    [
+        # reminders were always typed in lower case: a sentence's capital given back goes
+        ("Book a table", ["buy a gift", "pay rent"], "book a table"),
+        # posts start with a capital and say nothing else in capitals: "Recipe" is a title's
+        ("Trying a new Recipe", ["Lovely morning run", "Back from holiday"], "Trying a new recipe"),
+        ("laundry", ["Gym", "Meds", "Call mom"], "Laundry"),
+        # every word of every recorded value capitalized
+        ("dana lee", ["Hiro Sato", "Ana Diaz"], "Dana Lee"),
+        # a recorded value said again, as recorded
+        ("bike repair for Beginners", ["Bike Repair for beginners", "Yoga Basics"],
+         "Bike Repair for beginners"),
+        # values that agree on nothing, or too few of them, leave the value as given back
+        ("Book a table", ["buy a gift", "Call mom"], "Book a table"),
+        ("Book a table", ["buy a gift"], "Book a table"),
+    ],
+)  # fmt: skip
+def test_a_value_of_a_lower_cased_task_takes_its_fields_case(
+    value: str, field_values: list[str], typed: str
+) -> None:
+    assert in_field_case(value, field_values) == typed

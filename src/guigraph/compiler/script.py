@@ -28,6 +28,7 @@ from guigraph.compiler.values import Site, ValueIndex, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
 from guigraph.language import tables
+from guigraph.language.casing import in_field_case
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
@@ -318,6 +319,7 @@ def _bind(
         return found if found and found[:1].isupper() == recorded[:1].isupper() else None
 
     new_words = content_words(instruction)
+    lowered = values.casing.restored(instruction)
     field = ""
     pairs: list[tuple[str, str]] = []
     for i, step in enumerate(steps):
@@ -329,7 +331,7 @@ def _bind(
             fill_here = partial(
                 fill_typed, site=site, app=step.app, titled=titled, beside_read=beside_read
             )
-            form = partial(_in_field_form, values=values, site=site)
+            form = partial(_in_field_form, values=values, site=site, lowered=lowered)
             step = _bind_text(step, trace, instruction, fill_here, binding, form)
         elif template.taps:
             field = template.target_label
@@ -486,12 +488,15 @@ def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:
     return ""
 
 
-def _in_field_form(value: str, values: ValueIndex, site: Site) -> str:
+def _in_field_form(value: str, values: ValueIndex, site: Site, lowered: bool = False) -> str:
     """``value`` written as the field at ``site`` writes its recorded values ("June 27" ->
     "Jun 27"); every recorded value of the field's shape shows how wide its digits are
-    (``conform`` uses them only when the field's values agree on that one shape)."""
+    (``conform`` uses them only when the field's values agree on that one shape). From a
+    task written in lower case (``lowered``), in the case the field's values share."""
     field_values = values.by_site.get(site, set())
     example = next(iter(field_values), "")
+    if lowered:
+        value = in_field_case(value, field_values)
     return conform(value, field_values, values.shaped_like(example))
 
 

@@ -216,6 +216,8 @@ class Outcome:
     passed: bool
     held: bool
     why: str = ""
+    #: The texts the plan types, as typed (a plan case's; case and all).
+    typed: tuple[str, ...] = ()
 
 
 def run_plan_cases(
@@ -225,14 +227,14 @@ def run_plan_cases(
     """Every case judged on this KB; ``held`` is what the case recorded for ``label``."""
     outcomes = []
     for case in cases:
-        verdict = judge(case, plan_signature(kb, view, case.instruction, templates))
+        plan = plan_signature(kb, view, case.instruction, templates)
+        verdict = judge(case, plan)
         if verdict.passed and case.episode is False:
             # The plan looks right and its episode failed: what went wrong is not in the plan
             # (which field it reads, say). Not a case to count as gained.
             verdict = Verdict(False, "its episode failed when the corpus was written")
-        outcomes.append(
-            Outcome(case.case_id, verdict.passed, case.held.get(label, False), verdict.why)
-        )
+        held = case.held.get(label, False)
+        outcomes.append(Outcome(case.case_id, verdict.passed, held, verdict.why, plan.typed))
     return outcomes
 
 

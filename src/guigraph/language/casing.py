@@ -18,25 +18,36 @@ the recorded instructions and values, never from a list of words):
   "blue roads" is the name "Blue Roads"; "beginners" always ends "Bike Repair for
   beginners", so "cat compilation for beginners" is "Cat Compilation for beginners".
 
-Every sentence, and every quoted text, then starts with a capital, as written tasks do. A
-task with any capital is left as it is: its writer chose them.
+Every sentence, and every quoted text, then starts with a capital, as written tasks do (a
+clause after ";" is no new sentence). A task with any capital is left as it is: its writer
+chose them.
+
+Capitals given back are a reading aid, not the writer's: where such a task's value is typed,
+it takes the case its field's recorded values share (:func:`in_field_case`): "book a table"
+stays lower case where reminders were always typed so, "trying a new recipe" is "Trying a new
+recipe" where posts start with a capital and say nothing else in capitals.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
 
 #: Where a sentence (or a quoted text) starts: its first word is capitalized whatever it is.
-_STARTS = re.compile(r"(?:^|[.?!:;]\s+|(?:^|\s)[\"“'‘])")
+_STARTS = re.compile(r"(?:^|[.?!:]\s+|(?:^|\s)[\"“'‘])")
 #: A word of letters, as casing reads it (no digits, no marks around it).
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 #: A shorter start is no evidence that a word is another's long form ("Ma" of "May", "March").
 MIN_STEM = 3
+#: A field with fewer recorded values shows no case its values agree on.
+MIN_CASE_VALUES = 2
+#: Restored tasks remembered (enough for every task one process plans at a time).
+MAX_REMEMBERED = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +72,8 @@ class Casing:
     #: Each recorded instruction's words in lower case -> which of them are capitalized
     #: where no sentence starts (a name's words).
     instructions: dict[tuple[str, ...], tuple[bool, ...]] = field(default_factory=dict)
+    #: The texts :meth:`restore` gave capitals to (bounded: one entry per task planned).
+    _restored: dict[str, None] = field(default_factory=dict)
 
     def learn_text(self, text: str) -> None:
         """Count the words of a recorded instruction, those opening a sentence left out."""
@@ -103,6 +116,17 @@ class Casing:
         """``text`` with its capitals given back, if it has none at all; else ``text``."""
         if text != text.lower() or not any(c.isalpha() for c in text):
             return text
+        restored = self._restore(text)
+        self._restored[restored] = None
+        while len(self._restored) > MAX_REMEMBERED:
+            del self._restored[next(iter(self._restored))]
+        return restored
+
+    def restored(self, text: str) -> bool:
+        """Whether ``text`` is a task :meth:`restore` gave capitals (its writer gave none)."""
+        return text in self._restored
+
+    def _restore(self, text: str) -> str:
         stop = tables.of(text).stopwords
         matches = list(_LETTERS.finditer(text))
         words = [m.group(0) for m in matches]
@@ -177,6 +201,34 @@ class Casing:
         if any(w in stop or self.lowered[w] > self.capitalized[w] for w in plain):
             return []
         return places
+
+
+def in_field_case(value: str, field_values: Collection[str]) -> str:
+    """``value``, from a task whose capitals were given back, in the case its field's recorded
+    values share: a recorded value said again as recorded; a first letter upper or lower
+    where every recorded value's is; the later words in lower case where no recorded value
+    capitalizes one, each capitalized where every recorded value capitalizes them all. What
+    the recorded values do not agree on stays as given back."""
+    recorded = {v.lower(): v for v in field_values if v.strip()}
+    if not recorded or value.lower() in recorded:
+        return recorded.get(value.lower(), value)
+    words = [w for w in (_LETTERS.findall(v) for v in recorded.values()) if w]
+    matches = list(_LETTERS.finditer(value))
+    if len(words) < MIN_CASE_VALUES or not matches:
+        return value
+    out = list(value)
+    first = {w[0][:1].isupper() for w in words}
+    if len(first) == 1:
+        start = matches[0].start()
+        out[start] = out[start].upper() if first.pop() else out[start].lower()
+    later = {w[:1].isupper() for ws in words for w in ws[1:]}
+    if len(later) == 1:
+        upper = later.pop()
+        for match in matches[1:]:
+            word = match.group(0)
+            cased = word[:1].upper() + word[1:] if upper else word.lower()
+            out[match.start() : match.end()] = cased
+    return "".join(out)
 
 
 def _starts(text: str) -> set[int]:
