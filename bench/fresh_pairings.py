@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/fresh_pairings.py runs/demo /tmp/ni:no-ids   # FOLDER[:SKIN] ...
     .venv/bin/python bench/fresh_pairings.py --set s8 runs/demo         # session 8's set
+    .venv/bin/python bench/fresh_pairings.py --set es --figure spanish runs/demo  # per wording
 
 The generalization benchmark's development half has guided many rules, so a change to the
 planner is also checked on wordings written for it before it ran, outside the benchmark: each
@@ -11,7 +12,9 @@ judged by SimPhone's checker, run on a few world seeds with the graph team. Sess
 the first set below, for reading a note and mailing it (and for messaging an article's
 headline); once run, a set is development data like the rest, and a later change needs its
 own fresh set (``--set``). Prints successes per KB and per wording; ``--failures`` also
-prints each failed world's instruction and the steps the team took.
+prints each failed world's instruction and the steps the team took. ``--figure NAME`` records
+the result as ``bench/results/NAME.json`` with a row per wording (default: ``fresh-wordings``,
+a row per set); ``--note`` adds a fact to it.
 """
 
 from __future__ import annotations
@@ -434,8 +437,12 @@ def main() -> None:
     parser.add_argument(
         "--failures", action="store_true", help="print each failed world's instruction and steps"
     )
+    parser.add_argument("--figure", default="fresh-wordings", help="the result's name")
+    parser.add_argument("--note", action="append", default=[], help="a fact for the result")
     args = parser.parse_args()
-    bench = benchrun.start("fresh-wordings")
+    bench = benchrun.start(args.figure)
+    per_wording = args.figure != "fresh-wordings"
+    wording_rows: list[list[object]] = []
     names = list(SETS) if "all" in args.set else args.set
     worlds: dict[str, int] = {}
     solved_by: dict[str, dict[str, int]] = {spec: {} for spec in args.folders}
@@ -443,7 +450,13 @@ def main() -> None:
         items = fresh_items(SETS[name])
         worlds[name] = len(items) * len(SEEDS)
         for spec in args.folders:
-            solved_by[spec][name] = run_set(spec, name, items, args.failures)
+            per = run_set(spec, name, items, args.failures)
+            solved_by[spec][name] = sum(per)
+            wording_rows += [[name, spec, item.template_id, item.wording, f"{wins}/{len(SEEDS)}"]
+                             for item, wins in zip(items, per, strict=True)]  # fmt: skip
+    if per_wording:
+        bench.table("Worlds solved per wording", ["set", "KB", "template", "wording", "solved"],
+                    wording_rows)  # fmt: skip
     bench.table(
         f"Worlds solved by the graph team ({len(SEEDS)} world seeds per wording), per KB",
         ["set", "worlds", *args.folders],
@@ -453,10 +466,13 @@ def main() -> None:
     bench.figure("worlds", sum(worlds.values()))
     for spec in args.folders:
         bench.figure(f"solved:{spec}", sum(solved_by[spec].values()))
+        bench.figure(f"sr:{spec}", round(sum(solved_by[spec].values()) / sum(worlds.values()), 3))
+    for note in args.note:
+        bench.note(note)
     bench.save()
 
 
-def run_set(spec: str, name: str, items: list[Item], failures: bool) -> int:
+def run_set(spec: str, name: str, items: list[Item], failures: bool) -> list[int]:
     """Worlds of one set the graph team solves on one demo folder's KB; printed per wording."""
     folder, _, skin = spec.partition(":")
     with KnowledgeBase.open(Path(folder) / "kb") as kb:
@@ -469,7 +485,7 @@ def run_set(spec: str, name: str, items: list[Item], failures: bool) -> int:
     print(f"{name} {folder} ({skin or 'standard'}): {sum(per)}/{len(per) * len(SEEDS)} {per}")
     for item, wins in zip(items, per, strict=True):
         print(f"    {wins}/{len(SEEDS)}  {item.wording}")
-    return sum(per)
+    return per
 
 
 if __name__ == "__main__":

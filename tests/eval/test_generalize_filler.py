@@ -3,46 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
-from typing import Any
 
 from guigraph.choices import SlotFilling
 from guigraph.envs.simphone.generalize import Half, item_task, load
 from guigraph.eval.demo import DemoConfig, SilentReporter, prepare_kb
 from guigraph.eval.generalize import GeneralizeConfig, plan, run_generalize
-from guigraph.graph.slot_types import shape_of, word_count
 from guigraph.llm.config import ModelConfig
-from guigraph.testing import FakeModelServer, Reply
-from guigraph.types import Task
-
-
-class SlotOracle:
-    """A model that knows each task's meaning (its parameters): for each slot it is asked
-    about, the parameter the task says whose form is the recorded value's."""
-
-    def __init__(self, tasks: list[Task]):
-        self.tasks = tasks
-
-    def __call__(self, body: dict[str, Any]) -> Reply:
-        prompt = str(body["messages"][-1]["content"])
-        said = re.search(r'New task: "(.*)"', prompt)
-        assert said is not None
-        text = said.group(1).lower()
-        task = max(
-            self.tasks, key=lambda t: len(set(t.instruction.lower().split()) & set(text.split()))
-        )
-        answer: dict[str, str | None] = {}
-        for name, recorded in re.findall(r'(slot\d+): in ".*?" the value was "(.*?)"', prompt):
-            answer[name] = next(
-                (
-                    value for value in map(str, task.params.values())
-                    if value.lower() in text and shape_of(value) == shape_of(recorded)
-                    and word_count(value) == word_count(recorded)
-                ),
-                None,
-            )  # fmt: skip
-        return Reply.of(json.dumps(answer))
+from guigraph.testing import FakeModelServer
+from tests.eval.slot_oracle import SlotOracle
 
 
 def test_the_model_filler_reaches_the_rule_fillers_sr_and_counts_its_values(
