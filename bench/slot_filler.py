@@ -137,7 +137,7 @@ def main() -> None:
     cases, items = plan(packaged().half(Half.DEV), Half.DEV, rules, used_seeds)
     rows = [row("typed rules", run_generalize(args.out, rules))]
     with FakeModelServer(SlotOracle(item_task(items[c.item_id], c.seed) for c in cases)) as fake:
-        oracle = ModelConfig(model="oracle", base_url=fake.base_url).to_dict()
+        oracle = ModelConfig(model="test-model", base_url=fake.base_url).to_dict()
         by_oracle = GeneralizeConfig(demo, Half.DEV, memories=("graph",),
                                      slot_filler=SlotFilling.MODEL, model=oracle)  # fmt: skip
         rows.append(row("model: loopback oracle", run_generalize(args.out, by_oracle)))
