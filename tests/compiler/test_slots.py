@@ -504,3 +504,49 @@ def test_what_a_pronoun_stands_for_is_no_value_of_another_kind() -> None:
     assert fill_slot("City Tour in 5 minutes", old, new) == "Paper Waves in Tunes"
     in_another_app = lambda value: "Tunes" in value.split()  # noqa: E731
     assert fill_slot("City Tour in 5 minutes", old, new, foreign=in_another_app) is None
+
+
+@pytest.mark.parametrize(
+    ("example", "old", "new", "expected"),
+    [
+        (  # "the" and "Friday" in the new sentence are no anchors, nor a name
+            "Review the quarterly numbers",
+            "Log in, then append Review the quarterly numbers. at the end of the page budget",
+            "Log in, then append Clean the fridge on Friday. at the end of the page kitchen",
+            "Clean the fridge on Friday",
+        ),
+        (
+            "Plan the summer party",
+            "Log in and add the line Plan the summer party. to the page events",
+            "Please log in and extend the page budget with the line Print the safety posters.",
+            "Print the safety posters",
+        ),
+    ],
+)
+def test_a_value_that_is_a_sentence_runs_to_its_own_full_stop(
+    example: str, old: str, new: str, expected: str
+) -> None:
+    assert fill_slot(example, old, new) == expected
+
+
+def test_a_sentence_is_not_found_in_a_name_or_a_long_tail() -> None:
+    old = "Log in and add the line Plan the summer party. to the page events"
+    new = "Please log in and add Lucia Romano as the user lucia with email lucia.romano@example.org"
+    assert fill_slot("Plan the summer party", old, new) != "Romano as the user lucia with email"
+    assert not (fill_slot("Plan the summer party", old, new) or "").startswith("Lucia Romano")
+
+
+def test_values_side_by_side_map_word_for_word_between_unchanged_words() -> None:
+    old = "Log in, then register tomas (Tomas Berg, tomas.berg@example.org) in the group writers"
+    new = "Log in, then register omar (Omar Haddad, omar.haddad@example.org) in the group editors"
+    assert fill_slot("Tomas Berg", old, new) == "Omar Haddad"
+    assert fill_slot("tomas", old, new) == "omar"
+
+
+def test_an_address_and_a_new_name_are_found_whatever_the_wording() -> None:
+    old = "Log in and add the user mina named Mina Okafor with the email mina@example.com"
+    new = "As admin, add a user jonas called Jonas Weber (jonas.weber@example.org) to the guests"
+    assert fill_slot("mina@example.com", old, new) == "jonas.weber@example.org"
+    assert fill_slot("Mina Okafor", old, new) == "Jonas Weber"
+    both = "Register Jonas Weber (jonas@example.org, jw@example.org)"
+    assert fill_slot("mina@example.com", old, both) is None  # two addresses: no one value

@@ -182,6 +182,11 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
         return None
     opcodes = _word_opcodes(old_instruction, new_instruction, _language())
     for start, end in _spans(old, value):
+        if _is_sentence(example, old_instruction):
+            near = _map_index(opcodes, start, False)
+            sentence = _sentence_near(new_instruction, new, near, len(value))
+            if sentence:
+                return sentence
         found = _align_span(opcodes, start, end, old, new, example)
         if found:
             return _with_end_punctuation(
@@ -216,6 +221,56 @@ def _set_off_by(example: str, instruction: str) -> re.Match[str] | None:
     if not marks or words(instruction[marks[-1].end() :]) != words(example):
         return None
     return marks[-1]
+
+
+#: What ends a sentence: a full stop, "!" or "?" before a space or the end ("4.5" goes on).
+_END_MARK = re.compile(r"[.!?](?=\s|$)")
+
+
+def _is_sentence(example: str, instruction: str) -> bool:
+    """Whether ``example`` is a sentence of its own in ``instruction`` ("append [Order more
+    coffee.] at the end of the page"): three words or more, the first capitalized, two
+    others not (a title capitalizes its words), ended by its own full stop (or "!", "?")."""
+    parts = words(example)
+    if len(parts) < 3 or not parts[0][:1].isupper():
+        return False
+    if sum(not _name_like(w) for w in parts[1:]) < 2:
+        return False
+    return re.search(rf"(?<!\w){re.escape(example.strip())}[.!?](?=\s|$)", instruction) is not None
+
+
+def _sentence_near(instruction: str, tokens: Sequence[str], index: int, size: int) -> str | None:
+    """The sentence of ``instruction`` that starts with the capitalized word nearest to word
+    ``index``, up to its own end mark: word alignment places a sentence's start, never its
+    end ("append [Clean the fridge on Friday]. at the end": "the" and "Friday" are no
+    anchors). A sentence starts neither the instruction nor inside a name, does not open
+    with a name ("Lucia Romano as the user ..."), and is at most about twice as long as the
+    recorded one (``size`` words)."""
+    starts = [
+        match for match in re.finditer(r"(?<![\w.@])[A-Z][\w'’-]*", instruction)
+        if match.start() > 0 and not re.search(r"[A-Z][\w'’-]*\s+$", instruction[: match.start()])
+    ]  # fmt: skip
+    if not starts:
+        return None
+    at = _char_of_word(instruction, tokens, min(index, len(tokens) - 1)) if tokens else 0
+    best = min(starts, key=lambda m: (abs(m.start() - at), m.start()))
+    end = _END_MARK.search(instruction, best.end())
+    text = instruction[best.start() : end.start() if end else len(instruction)].strip()
+    found = words(text)
+    if not 2 <= len(found) <= 2 * size + 2 or _name_like(found[1]):
+        return None
+    return text
+
+
+def _char_of_word(instruction: str, tokens: Sequence[str], index: int) -> int:
+    """Where word ``index`` of ``tokens`` (``words(instruction)``) starts in the text."""
+    position = 0
+    for token in tokens[: index + 1]:
+        found = instruction.lower().find(token.lower(), position)
+        if found < 0:
+            return position
+        start, position = found, found + len(token)
+    return start if tokens else 0
 
 
 def _as_written(found: str, instruction: str) -> str:
@@ -382,6 +437,14 @@ def _anchored(opcodes: Sequence[Opcode], start: int, end: int, old: Sequence[str
             continue
         if meaningful(i1, i2) or any(meaningful(a, b) and i1 - 2 <= b <= i1 for a, b in equal):
             return True
+    # Several values side by side changed as one run of as many words, between meaningful
+    # unchanged words: "register [tomas (Tomas Berg, tomas.berg@...)] in the group" /
+    # "register [omar (Omar Haddad, omar.haddad@...)] in the group" map word for word.
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag != "replace" or i2 - i1 != j2 - j1 or not (i1 <= start and end <= i2):
+            continue
+        if 0 < k < len(opcodes) - 1 and opcodes[k - 1][0] == opcodes[k + 1][0] == "equal":
+            return meaningful(*opcodes[k - 1][1:3]) and meaningful(*opcodes[k + 1][1:3])
     return False
 
 
@@ -439,6 +502,9 @@ def fill_slot(
     the title even if the recorded instruction did not quote its own. ``foreign``: whether a
     value is known as another kind (a city where a product goes); such an alignment is wrong.
     """
+    address = _the_one(_addresses(example, new_instruction), foreign)
+    if address is not None:
+        return address  # an address is the only one of its kind the task says
     aligned = align_value(example, old_instruction, new_instruction)
     seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
     # Known values the instruction names, longest first (a longer name contains a shorter
@@ -481,6 +547,7 @@ def fill_slot(
             or _the_one([name for name in set_off if _is_name(words(name))], foreign)
             or _the_one(_names_after_cue(example, old_instruction, new_instruction), foreign)
             or _the_one(_possessors_of_cue(example, old_instruction, new_instruction), foreign)
+            or _the_one(_new_names(example, old_instruction, new_instruction), foreign)
         )
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
@@ -501,6 +568,27 @@ def fill_slot(
         return None
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _addresses(example: str, instruction: str) -> list[str]:
+    """The e-mail addresses the instruction says, when ``example`` is one."""
+    if "@" not in example.strip("@"):
+        return []
+    return [w for w in dict.fromkeys(words(instruction)) if "@" in w.strip("@")]
+
+
+def _new_names(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """Names of as many words (two or more) as ``example`` that the new instruction says and
+    the old one did not ("create an account for [Kofi Mensah], email ..." / "add the user
+    named [Mina Okafor]"): a name both say ("User Manager") is the sentence's, not a value."""
+    size = len(words(example))
+    if size < 2:
+        return []  # one capitalized word is too common to be told a name by its looks
+    old = {name.lower() for name in names_in_sentences(old_instruction)}
+    return [
+        name for name in names_in_sentences(new_instruction)
+        if len(words(name)) == size and name.lower() not in old
+    ]  # fmt: skip
 
 
 def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
