@@ -111,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--memories", default="graph,trace")
     parser.add_argument("--workflows", default=",".join(WORKFLOWS))
     parser.add_argument("--max-steps", type=int, default=30)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the person's recording seed (hesitations, slips)"
+    )
     parser.add_argument("--note", action="append", default=[], help="a fact for the figure")
     args = parser.parse_args(argv)
     if not 1 <= args.demos <= 6 or not 1 <= args.cases <= 8:
@@ -124,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tasks = taskfile.load(TASKS)
     with DokuWiki(PASSWORD, root=args.out / "wiki") as wiki:
         given = {"base": wiki.base_url, "wiki": str(wiki.root), "password": PASSWORD}
-        _record(tasks, wiki, given, workflows, args.demos, args.out / "logs")
+        _record(tasks, wiki, given, workflows, args.demos, args.out / "logs", args.seed)
         _build(args.out)
         rows = _evaluate(tasks, given, workflows, memories, args, args.out / "results.jsonl")
     evaluated = [w for w in WORKFLOWS if any(r["workflow"] == w for r in rows)]
@@ -134,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _record(
     tasks: taskfile.TaskFile, wiki: DokuWiki, given: dict[str, str], workflows: list[str],
-    demos: int, logs: Path,
+    demos: int, logs: Path, seed: int = 0,
 ) -> None:  # fmt: skip
     from guigraph.envs.web.dokuwiki_person import demonstrate
 
@@ -151,7 +154,7 @@ def _record(
             drawn = tasks.draw(workflow, index, {**given, **values}, instruction=wording)
             started = time.monotonic()
             demonstrate(wiki.base_url, workflow, drawn.values, drawn.task.instruction,
-                        PASSWORD, logs, seed=index)  # fmt: skip
+                        PASSWORD, logs, seed=seed * 1000 + index)  # fmt: skip
             print(f"demo {key}: {time.monotonic() - started:.1f} s", file=sys.stderr)
             done.add(key)
             done_file.write_text(json.dumps(sorted(done)))
@@ -260,7 +263,10 @@ def _report(
         ["workflow", "split", *memories],
         table,
     )
-    run.note(f"{len(rows)} episodes; the wiki's files decide success (data/pages, users.auth.php)")
+    run.note(
+        f"{len(rows)} episodes; the wiki's files decide success (data/pages, users.auth.php); "
+        f"the person's recording seed {args.seed}"
+    )
     for note in args.note:
         run.note(note)
     run.save()
