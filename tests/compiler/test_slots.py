@@ -521,6 +521,12 @@ def test_what_a_pronoun_stands_for_is_no_value_of_another_kind() -> None:
             "Please log in and extend the page budget with the line Print the safety posters.",
             "Print the safety posters",
         ),
+        (  # its start is the first capital after the unchanged words, not "Tuesday"
+            "Bake at the top of the oven",
+            "Log in and create the page recipes with the text Bake at the top of the oven.",
+            "Log into the wiki and add a new page dancing reading Lessons are on Tuesday nights.",
+            "Lessons are on Tuesday nights",
+        ),
     ],
 )
 def test_a_value_that_is_a_sentence_runs_to_its_own_full_stop(
@@ -548,5 +554,7 @@ def test_an_address_and_a_new_name_are_found_whatever_the_wording() -> None:
     new = "As admin, add a user jonas called Jonas Weber (jonas.weber@example.org) to the guests"
     assert fill_slot("mina@example.com", old, new) == "jonas.weber@example.org"
     assert fill_slot("Mina Okafor", old, new) == "Jonas Weber"
+    colon = "Set up the user maya: Maya Cohen, maya@example.org, group writers"
+    assert fill_slot("Mina Okafor", old, colon) == "Maya Cohen"
     both = "Register Jonas Weber (jonas@example.org, jw@example.org)"
     assert fill_slot("mina@example.com", old, both) is None  # two addresses: no one value

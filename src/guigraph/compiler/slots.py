@@ -183,8 +183,11 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     opcodes = _word_opcodes(old_instruction, new_instruction, _language())
     for start, end in _spans(old, value):
         if _is_sentence(example, old_instruction):
-            near = _map_index(opcodes, start, False)
-            sentence = _sentence_near(new_instruction, new, near, len(value))
+            # Its start is the first capitalized word after the last unchanged words before
+            # it ("write [Water the office plants]", "reading [Lessons are on Tuesday ...]").
+            anchor = max((j2 for tag, _, i2, _, j2 in opcodes if tag == "equal" and i2 <= start),
+                         default=0)  # fmt: skip
+            sentence = _sentence_near(new_instruction, new, anchor, len(value))
             if sentence:
                 return sentence
         found = _align_span(opcodes, start, end, old, new, example)
@@ -240,12 +243,12 @@ def _is_sentence(example: str, instruction: str) -> bool:
 
 
 def _sentence_near(instruction: str, tokens: Sequence[str], index: int, size: int) -> str | None:
-    """The sentence of ``instruction`` that starts with the capitalized word nearest to word
-    ``index``, up to its own end mark: word alignment places a sentence's start, never its
-    end ("append [Clean the fridge on Friday]. at the end": "the" and "Friday" are no
-    anchors). A sentence starts neither the instruction nor inside a name, does not open
-    with a name ("Lucia Romano as the user ..."), and is at most about twice as long as the
-    recorded one (``size`` words)."""
+    """The sentence of ``instruction`` that starts with the first capitalized word from word
+    ``index`` on (else the last before it), up to its own end mark: word alignment places a
+    sentence's start, never its end ("append [Clean the fridge on Friday]. at the end": "the"
+    and "Friday" are no anchors). A sentence starts neither the instruction nor inside a
+    name, does not open with a name ("Lucia Romano as the user ..."), and is at most about
+    twice as long as the recorded one (``size`` words)."""
     starts = [
         match for match in re.finditer(r"(?<![\w.@])[A-Z][\w'’-]*", instruction)
         if match.start() > 0 and not re.search(r"[A-Z][\w'’-]*\s+$", instruction[: match.start()])
@@ -253,7 +256,8 @@ def _sentence_near(instruction: str, tokens: Sequence[str], index: int, size: in
     if not starts:
         return None
     at = _char_of_word(instruction, tokens, min(index, len(tokens) - 1)) if tokens else 0
-    best = min(starts, key=lambda m: (abs(m.start() - at), m.start()))
+    after = [m for m in starts if m.start() >= at]
+    best = after[0] if after else starts[-1]
     end = _END_MARK.search(instruction, best.end())
     text = instruction[best.start() : end.start() if end else len(instruction)].strip()
     found = words(text)
@@ -570,6 +574,9 @@ def fill_slot(
     return quoted[0] if len(quoted) == 1 else None
 
 
+_CAPITALIZED_RUN = re.compile(r"(?<![\w.@])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
+
+
 def _addresses(example: str, instruction: str) -> list[str]:
     """The e-mail addresses the instruction says, when ``example`` is one."""
     if "@" not in example.strip("@"):
@@ -584,11 +591,16 @@ def _new_names(example: str, old_instruction: str, new_instruction: str) -> list
     size = len(words(example))
     if size < 2:
         return []  # one capitalized word is too common to be told a name by its looks
-    old = {name.lower() for name in names_in_sentences(old_instruction)}
+
+    def runs(text: str) -> list[str]:  # capitalized words in a row, the first word not one
+        return [m.group(0) for m in _CAPITALIZED_RUN.finditer(text) if m.start() > 0]
+
+    old = {name.lower() for name in runs(old_instruction)}
     return [
-        name for name in names_in_sentences(new_instruction)
+        name
+        for name in runs(new_instruction)
         if len(words(name)) == size and name.lower() not in old
-    ]  # fmt: skip
+    ]
 
 
 def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
