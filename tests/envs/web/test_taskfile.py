@@ -176,6 +176,9 @@ def test_bad_input_is_one_clear_line_and_no_browser_is_left(tmp_path: Path, site
         assert expected in output, (name, output)
         assert "Traceback" not in output, (name, output)
         assert code == (0 if name == "check cannot run" else 2), (name, output)
+        if code == 2:  # the error is one line, and the last
+            errors = [line for line in output.splitlines() if "error" in line.lower()]
+            assert len(errors) == 1 and expected in output.strip().splitlines()[-1], output
     # the check that cannot run, alone: its reason is the line
     only = GOOD.replace("http://127.0.0.1:9", site)
     only = only[: only.index("[[tasks.log_in.checks]]")] + (
@@ -183,6 +186,7 @@ def test_bad_input_is_one_clear_line_and_no_browser_is_left(tmp_path: Path, site
     )
     code, output = _run(_write(tmp_path, only), "--param", "password=pw", "--max-steps", "1")
     assert "could not run: GET" in output and "Connection refused" in output, output
+    assert sum("could not run" in line for line in output.splitlines()) == 1, output
     assert pids_of_process(os.getpid()) == [], "a Chromium outlived the runs"
 
 
@@ -193,4 +197,5 @@ def test_a_page_that_opens_a_dialog_on_every_load_ends_with_a_reason(
     code, output = _run(_write(tmp_path, text), "--param", "password=pw", "--max-steps", "12")
     assert code == 0 and "success: no" in output, output
     assert "Traceback" not in output, output
+    assert sum(line.startswith("success:") for line in output.splitlines()) == 1, output
     assert pids_of_process(os.getpid()) == [], "a Chromium outlived the run"
