@@ -117,13 +117,20 @@ def stop_recorder(process: subprocess.Popen[str], how: signal.Signals | None) ->
     return stdout, stderr
 
 
+#: How long connecting to the recorder's browser may take.
+CONNECT_TIMEOUT_MS = 120_000
+
+
 @contextmanager
 def connected(port: int, url_ends: str = "") -> Iterator[Any]:
     """The recorder's page, over CDP (the first whose URL ends with ``url_ends``)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        # A loaded machine takes its time to answer (30 s, Playwright's default, ran out).
+        browser = playwright.chromium.connect_over_cdp(
+            f"http://127.0.0.1:{port}", timeout=CONNECT_TIMEOUT_MS
+        )
         try:
             pages = [p for c in browser.contexts for p in c.pages if p.url.endswith(url_ends)]
             if not pages:
