@@ -117,7 +117,7 @@ def stop_recorder(process: subprocess.Popen[str], how: signal.Signals | None) ->
     return stdout, stderr
 
 
-#: How long connecting to the recorder's browser may take.
+#: How long connecting to the recorder's browser, or a page the person waits for, may take.
 CONNECT_TIMEOUT_MS = 120_000
 
 
@@ -135,6 +135,7 @@ def connected(port: int, url_ends: str = "") -> Iterator[Any]:
             pages = [p for c in browser.contexts for p in c.pages if p.url.endswith(url_ends)]
             if not pages:
                 raise EnvError(f"no page ending with {url_ends!r} in the recorder's browser")
+            pages[0].set_default_timeout(CONNECT_TIMEOUT_MS)  # its waits for pages, too
             yield pages[0]
         finally:
             browser.close()  # disconnects; the recorder's own browser stays up
