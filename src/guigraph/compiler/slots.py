@@ -551,7 +551,6 @@ def fill_slot(
             or _the_one([name for name in set_off if _is_name(words(name))], foreign)
             or _the_one(_names_after_cue(example, old_instruction, new_instruction), foreign)
             or _the_one(_possessors_of_cue(example, old_instruction, new_instruction), foreign)
-            or _the_one(_new_names(example, old_instruction, new_instruction), foreign)
         )
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
