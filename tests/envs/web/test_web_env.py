@@ -96,6 +96,13 @@ def test_select_option_back_and_keys(web_env: WebEnv) -> None:
     assert missing.error and "no option" in missing.error
     back = web_env.step(Action(ActionType.PRESS_BACK))
     assert back.error == "there is no page to go back to"
+    # Refused without moving: the page was not loaded anew (a new problem, the choice lost).
+    assert any(
+        e.class_name == "combobox" and e.text == wanted for e in back.observation.elements or ()
+    )
+    assert web_env.page.evaluate("document.getElementById('query').textContent").strip() == (
+        task.instruction
+    )
     assert web_env.step(Action(ActionType.PRESS_HOME)).error  # not an action of the web
 
 

@@ -13,6 +13,7 @@ Boxes are clipped to the viewport and normalized to 0..1000.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from guigraph.geometry import NORM_MAX, BBox
@@ -23,6 +24,11 @@ NAMED_BY_TEXT = frozenset(
     {"button", "link", "checkbox", "radio", "tab", "option", "menuitem", "text", "heading",
      "label", "listitem", "cell"}
 )  # fmt: skip
+
+#: How far (0..1000) a label may overlap its field's left or top edge, and how far above a
+#: field a label may stand.
+ROW_SLACK = 5.0
+ABOVE_REACH = 60.0
 
 #: Roles a user types into (a <select> too: typing an option's label chooses it).
 EDITABLE = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"})
@@ -257,7 +263,43 @@ WALK_JS = r"""
 def to_elements(raw: Sequence[Any]) -> tuple[int, int, tuple[UIElement, ...]]:
     """The walk's result as (viewport width, height, elements)."""
     width, height, rows = int(raw[0]), int(raw[1]), raw[2]
-    return width, height, tuple(_element(row, width, height) for row in rows)
+    return width, height, named_by_neighbours(tuple(_element(row, width, height) for row in rows))
+
+
+def named_by_neighbours(elements: tuple[UIElement, ...]) -> tuple[UIElement, ...]:
+    """Fields the page gives no name (no ``<label>``, ``aria-label`` or placeholder) named
+    as a person reads a form: by the words left of them on their row, else by the words
+    right above them ("Director:" in a table cell beside the box). A form whose fields
+    change places keeps each field's name."""
+    words = [e for e in elements if not e.editable and e.label.strip() and not e.clickable]
+    named = []
+    for element in elements:
+        if element.editable and not element.content_desc.strip():
+            label = _neighbour_label(element, words)
+            if label:
+                element = replace(element, content_desc=label)
+        named.append(element)
+    return tuple(named)
+
+
+def _neighbour_label(field: UIElement, words: Sequence[UIElement]) -> str:
+    box = field.bbox
+    row = [
+        e for e in words
+        if e.bbox.y1 <= box.center.y <= e.bbox.y2 and e.bbox.x2 <= box.x1 + ROW_SLACK
+    ]  # fmt: skip
+    above = [
+        e for e in words
+        if box.y1 - ABOVE_REACH <= e.bbox.y2 <= box.y1 + ROW_SLACK
+        and e.bbox.x1 < box.x2 and e.bbox.x2 > box.x1
+    ]  # fmt: skip
+    if row:
+        chosen = max(row, key=lambda e: e.bbox.x2)
+    elif above:
+        chosen = max(above, key=lambda e: e.bbox.y2)
+    else:
+        return ""
+    return chosen.label.strip().rstrip(":").strip()
 
 
 def _element(row: Sequence[Any], width: int, height: int) -> UIElement:

@@ -362,7 +362,14 @@ class WebEnv(Env):
         return f"a dialog is open ({dialog.message_text[:80]!r}): answer it with {buttons}"
 
     def _back(self) -> str | None:
-        """History back; the blank page every tab starts on is not a page to go back to."""
+        """History back; the blank page every tab starts on is not a page to go back to.
+
+        Where the tab's history says so, back is refused without moving: going back to the
+        blank page and forward again would load the page anew (a MiniWoB++ task's page
+        then shows another problem, or none)."""
+        previous = self._previous_url()
+        if previous is not None and (previous == "" or previous.startswith("about:blank")):
+            return "there is no page to go back to"
         before = self._page.url
         self._page.go_back(wait_until="commit", timeout=self.timeout_ms)
         self._settle(started_action=False)
@@ -372,6 +379,20 @@ class WebEnv(Env):
             self._page.go_forward(wait_until="commit", timeout=self.timeout_ms)
             return "there is no page to go back to"
         return None
+
+    def _previous_url(self) -> str | None:
+        """The URL back would open ("" when there is none), from the tab's own history
+        (DevTools); None when the history cannot be read."""
+        try:
+            session = self._page.context.new_cdp_session(self._page)
+            try:
+                history = session.send("Page.getNavigationHistory")
+            finally:
+                session.detach()
+            index = int(history["currentIndex"])
+            return str(history["entries"][index - 1]["url"]) if index > 0 else ""
+        except Exception:  # not Chromium, or a page closing: go back and see
+            return None
 
     def _click(self, point: Point, long: bool) -> str | None:
         width, height = self._size()
@@ -423,6 +444,8 @@ class WebEnv(Env):
         if kind == "select":
             chosen = self._page.evaluate(SELECT_OPTION_JS, printable.strip())
             return None if chosen else f"the list has no option {printable.strip()!r}"
+        if kind == "segments":
+            text = _segment_keys(text)
         keyboard = self._page.keyboard
         for run in _KEY_RUNS.split(text):
             if run in KEYS:
@@ -610,6 +633,15 @@ def _app_of(url: str, title: str) -> str:
         if name:
             return name
     return title.strip() or url
+
+
+def _segment_keys(text: str) -> str:
+    """What to type into a date or time field for ``text`` ("8:04 PM", "1/5/2020"): each
+    number filling its segment ("08", "04"), the letters (AM/PM) and the keys, no
+    separators. The field moves to the next segment as each fills; a separator typed after
+    that would skip one."""
+    padded = re.sub(r"\d+", lambda m: m.group(0).zfill(2), text)
+    return "".join(c for c in padded if c.isalnum() or c in "\n\t\b\x1b")
 
 
 def _line(exc: BaseException) -> str:

@@ -103,6 +103,14 @@ PREPARE_TYPING_JS = (
   if (tag === 'select') return 'select';
   if (/^i?frame$/.test(tag)) return 'text';  // another origin's frame has the keys
   if (!isField(el)) return 'other';
+  // A date or time field types segment by segment from the one clicked: typing starts at
+  // its first segment, as it does after the field is reached with Tab.
+  if (tag === 'input' && /^(date|time|datetime-local|month|week)$/i.test(
+      E.getAttribute.call(el, 'type') || '')) {
+    HTMLElement.prototype.blur.call(el);
+    HTMLElement.prototype.focus.call(el);
+    return 'segments';
+  }
   if (tag === 'input' || tag === 'textarea') {
     const P = tag === 'input' ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
     try {

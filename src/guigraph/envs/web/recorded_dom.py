@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from guigraph.envs.web import miniwob
-from guigraph.envs.web.dom import EDITABLE, NAMED_BY_TEXT
+from guigraph.envs.web.dom import EDITABLE, NAMED_BY_TEXT, named_by_neighbours
 from guigraph.geometry import NORM_MAX, BBox
 from guigraph.types import UIElement
 
@@ -64,7 +64,7 @@ class TreeReader:
         out: list[UIElement] = []
         if isinstance(root, Mapping):
             self._visit(root, out, atomic=False, label="")
-        return tuple(out)
+        return named_by_neighbours(tuple(out))
 
     def _visit(
         self, node: Mapping[str, Any], out: list[UIElement], atomic: bool, label: str
