@@ -135,3 +135,17 @@ def test_the_rank_of_an_id_less_row_does_not_stand_for_the_value_the_task_names(
     unnamed = replace(named, task_words=frozenset({"open", "latest", "chat"}))
     found = find_target(unnamed, state)
     assert found is not None and found.label == "Dana"
+
+
+def test_a_bound_value_that_lost_its_marks_finds_the_element_with_the_same_words() -> None:
+    """The task's "Tab #3" bound as "Tab 3" (words only): the tab "Tab #3", not "Tab #2"."""
+    tabs = [
+        UIElement(BBox(30 + 300 * i, 100, 300 + 300 * i, 160), text=f"Tab #{i + 1}",
+                  class_name="tab", resource_id=".ui-tabs-tab", clickable=True)
+        for i in range(3)
+    ]  # fmt: skip
+    template = ActionTemplate("click", target_label="Tab #2", target_role="tab")
+    step = ScriptStep(1, template, None, "Browser", "t", label="Tab 3")
+    found = find_target(step, screen(*tabs))
+    assert found is not None and found.label == "Tab #3"
+    assert find_target(replace(step, label="Tab 4"), screen(*tabs)) is None

@@ -20,6 +20,7 @@ from guigraph.types import ID_LESS_KEY, POINT_ACTIONS, Action, ActionType, Scrol
 
 _TAPS = POINT_ACTIONS
 UNFILLED = re.compile(r"\{text\d+\}")
+_WORD = re.compile(r"\w+")
 
 
 def step_text(step: ScriptStep, memory: FocusMemory | None) -> str:
@@ -105,6 +106,13 @@ def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementVi
     named = _not_the_typing_field(
         step, [e for e in state.elements if e.label.strip().lower() == wanted]
     )
+    if not named:
+        # A value bound from the task's words lost its marks ("Tab 3" for "Tab #3"): the
+        # element whose words are the same, in the same order.
+        tokens = _WORD.findall(wanted)
+        named = _not_the_typing_field(
+            step, [e for e in state.elements if tokens and _WORD.findall(e.label.lower()) == tokens]
+        )
     if not named:
         return None
     rid = step.template.target_id

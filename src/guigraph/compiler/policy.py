@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from guigraph.compiler import fillers
 from guigraph.compiler.fillers import SlotFiller
 from guigraph.compiler.forms import in_screen_forms
-from guigraph.compiler.grounding import ground, step_text
+from guigraph.compiler.grounding import find_target, ground, step_text
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import ScriptStep, is_dismissal, is_home
 from guigraph.compiler.stitch import PlanChoice, rank_plans
@@ -132,13 +132,26 @@ class GraphPolicy:
         here = state.app
         if self.state.choice is None or not here or is_home(here):
             return
-        if _first_app(self.state.script) in (None, here):
+        if _first_app(self.state.script) not in (None, here):
+            for i, option in enumerate(self.state.alternatives):
+                if option.score < self.state.choice.score - START_APP_MARGIN:
+                    continue
+                if _first_app(option.steps) == here:
+                    self._adopt(i, f"{here} is on the screen")
+                    break
+        self._start_on_screen(state)
+
+    def _start_on_screen(self, state: SemanticState) -> None:
+        """Several workflows recorded under one page (a form laid out several ways): where
+        the plan's first tap names nothing on this screen, an option about as good whose first
+        tap is here is the one recorded on a screen like this."""
+        if self.state.choice is None or _first_tap_here(self.state.script, state) is not False:
             return
         for i, option in enumerate(self.state.alternatives):
             if option.score < self.state.choice.score - START_APP_MARGIN:
                 continue
-            if _first_app(option.steps) == here:
-                self._adopt(i, f"{here} is on the screen")
+            if _first_tap_here(option.steps, state):
+                self._adopt(i, "its first target is on the screen")
                 return
 
     def subgoal(self) -> SubGoal:
@@ -498,6 +511,17 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def _first_tap_here(script: Sequence[ScriptStep], state: SemanticState) -> bool | None:
+    """Whether the script's first step, a tap on a named element of this app, finds its
+    target on this screen (None: the first step is no such tap)."""
+    step = script[0] if script else None
+    if step is None or not step.template.taps or step.home or not step.label.strip():
+        return None
+    if step.app not in (None, state.app):
+        return None
+    return find_target(step, state) is not None
 
 
 def _first_app(script: Sequence[ScriptStep]) -> str | None:

@@ -1,0 +1,61 @@
+"""Several workflows recorded under one page: the first step decides which one is followed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guigraph.agents.observer import RuleObserver
+from guigraph.compiler.policy import GraphPolicy, PolicyState
+from guigraph.compiler.script import ScriptStep
+from guigraph.compiler.stitch import PlanChoice
+from guigraph.envs import conventions
+from guigraph.envs.conventions import WEB
+from guigraph.geometry import BBox, ScreenSize
+from guigraph.graph.records import ActionTemplate
+from guigraph.types import Observation, UIElement
+
+APP = "Movies"
+
+
+def tap(label: str) -> ScriptStep:
+    template = ActionTemplate("click", target_label=label, target_role="textbox")
+    return ScriptStep(1, template, None, APP, "t", label=label)
+
+
+def option(first: str, score: float, donor: str) -> PlanChoice:
+    return PlanChoice([tap(first), tap("Go")], [donor], score, stitched=False)
+
+
+def screen(*labels: str) -> Any:
+    elements = tuple(
+        UIElement(BBox(300, 100 + 100 * i, 900, 160 + 100 * i), content_desc=label,
+                  class_name="textbox", editable=True, clickable=True)
+        for i, label in enumerate(labels)
+    )  # fmt: skip
+    observation = Observation(ScreenSize(1000, 1000), elements=elements, app=APP)
+    return RuleObserver().observe(observation, None)
+
+
+def policy(choice: PlanChoice, *alternatives: PlanChoice) -> GraphPolicy:
+    view: Any = None  # choosing at the start reads the options only
+    state = PolicyState(script=choice.steps, choice=choice, alternatives=list(alternatives))
+    return GraphPolicy(view, state=state)
+
+
+def test_the_workflow_whose_first_target_is_on_the_screen_is_followed() -> None:
+    chosen = policy(
+        option("Released date", 13.0, "layout-a"),
+        option("Year", 9.0, "far-worse"),  # on the screen, but not as good a match
+        option("Year", 12.5, "layout-b"),
+    )
+    with conventions.using(WEB):  # a field is tapped by its name
+        chosen.start_in(screen("Director", "Year"))
+    assert chosen.state.choice is not None and chosen.state.choice.donors == ["layout-b"]
+    assert chosen.state.script[0].label == "Year"
+
+
+def test_a_plan_whose_first_target_is_here_is_kept() -> None:
+    kept = policy(option("Year", 13.0, "layout-a"), option("Director", 13.0, "layout-b"))
+    with conventions.using(WEB):
+        kept.start_in(screen("Director", "Year"))
+    assert kept.state.choice is not None and kept.state.choice.donors == ["layout-a"]
