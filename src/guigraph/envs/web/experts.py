@@ -312,6 +312,91 @@ def _label_of(field: UIElement, elements: list[UIElement]) -> str:
     return ""
 
 
+def _enter_said_value(p: Player, task: Task) -> None:
+    """A date or a time said in the instruction, typed into the one field as it is written."""
+    value = _between(task, r"^Enter (.+?) as the")
+    p.click(role="textbox")
+    p.type(value)
+    p.click(label="Submit")
+
+
+def _copy_text(p: Player, task: Task) -> None:
+    """The text of the box the instruction points at (the only one, or the n-th), typed
+    into the empty field: read on the screen, not said in the instruction."""
+    boxes = [e for e in p.obs.elements or () if e.editable and e.text.strip()]
+    match = _ORDINAL.search(task.instruction)
+    n = int(match.group(1)) if match else 1
+    if not 1 <= n <= len(boxes):
+        raise ExpertError(f"there is no text box #{n} with text on the screen")
+    text = boxes[n - 1].text
+    empty = [e for e in p.obs.elements or () if e.editable and not e.text.strip()]
+    if not empty:
+        raise ExpertError("no empty field to paste into")
+    x, y = p._visible_point(empty[0])
+    p.step(Action.click(x, y))
+    p.type(text)
+    p.click(label="Submit")
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
+#: Where free phrasings put the sender's name: after "from"/"by", before "'s" or "wrote".
+_SENDER_CUES = (r"(?:from|by) ({})", r"({})'s", r"({}) (?:wrote|sent)")
+#: The inbox request of free phrasings, by the words a person reads it from (first match).
+_FREE_KINDS = (
+    (re.compile(r"delete|trash|remove|discard|get rid|throw", re.I), "delete"),
+    (re.compile(r"\bstar|important|flag|mark", re.I), "star"),
+    (re.compile(r'"', re.I), "reply"),
+    (re.compile(r"fo?r?ward|send|sent to|copy|give|waiting", re.I), "forward"),
+)
+
+
+def _email_free(p: Player, task: Task) -> None:
+    """An inbox request in free words: the sender is the name the words point at (or the
+    one the inbox shows); a forward's recipient is the other name; a reply's text is the
+    quoted one."""
+    said = task.instruction.split('"', 1)[0]  # names inside a quoted reply are text
+    names = list(dict.fromkeys(_NAME.findall(said)))
+    # The first word is capitalized as any sentence's ("Forward ...", "Give ..."): a name
+    # only where the sentence is about it ("Amargo is waiting", "Patsy's email").
+    first = re.match(r"\s*([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(\W+\w+)?", said)
+    if first and first.group(1) in names[:1]:
+        after = (first.group(2) or "").strip(" ")
+        if not (after.startswith("'s") or after.split()[:1] in (["is"], ["wrote"], ["wants"])):
+            names = names[1:]
+    cued = [
+        m.group(1) for cue in _SENDER_CUES
+        for m in [re.search(cue.format("|".join(map(re.escape, names))), said)] if m and names
+    ]  # fmt: skip
+    kind = next((kind for words, kind in _FREE_KINDS if words.search(task.instruction)), None)
+    if kind is None:
+        raise ExpertError(f"no inbox request in {task.instruction!r}")
+    candidates = cued + [n for n in names if n not in cued]
+    sender = None
+    for _ in range(MAX_SCROLLS):
+        sender = next((n for n in candidates if p.find(label=n) is not None), None)
+        if sender is not None:
+            break
+        p.step(Action.scroll(ScrollDirection.UP))
+    if sender is None:
+        raise ExpertError(f"no sender of {names} in the inbox")
+    p.click(label=sender)
+    if kind == "reply":
+        p.click(label="Reply")
+        p.click(html_id="reply-text")
+        p.type(_quoted(task, 1)[0])
+        p.click(html_id="send-reply")
+    elif kind == "forward":
+        others = [n for n in names if n != sender]
+        if not others:
+            raise ExpertError(f"no recipient in {task.instruction!r}")
+        p.click(label="Forward")
+        p.click(role="textbox")
+        p.type(others[0])
+        p.click(html_id="send-forward")
+    else:
+        p.click(label="star" if kind == "star" else "trash")
+
+
 Expert = Callable[[Player, Task], None]
 
 #: The suite: multi-step tasks whose steps a workflow can name (fields, labels, values said in
@@ -355,6 +440,15 @@ EXPERTS: dict[str, Expert] = {
     "email-inbox": _email_any,
     "email-inbox-noscroll": _email_any,
     "email-inbox-star-reply": _email_any,
+    "email-inbox-forward-nl": _email_free,
+    "email-inbox-forward-nl-turk": _email_free,
+    "email-inbox-nl-turk": _email_free,
+    # Date and time fields, typed as the instruction writes the value.
+    "enter-date": _enter_said_value,
+    "enter-time": _enter_said_value,
+    # A value read off the screen and typed into another field.
+    "copy-paste": _copy_text,
+    "copy-paste-2": _copy_text,
     # Fields told apart by a label beside them, in any layout or order.
     "multi-layouts": _movie_search,
     "multi-orderings": _movie_search,
