@@ -194,3 +194,14 @@ def test_every_task_is_in_the_suite_or_left_out_with_a_reason() -> None:
     assert len(SUITE) >= 12
     assert set(SUITE) <= names
     assert sorted(names - set(SUITE)) == sorted(left_out)
+
+
+def test_a_date_or_time_typed_as_said_lands_in_its_segments(web_env: WebEnv) -> None:
+    for name, said, value in (("enter-time", "8:04 PM", "20:04"), ("enter-date", "1/5/2020",
+                                                                     "2020-01-05")):  # fmt: skip
+        obs = web_env.reset(web_env.make_task(f"miniwob/{name}", 1), 1)
+        field = next(e for e in obs.elements or () if e.resource_id == "tt")
+        # Clicked in its middle (another segment than the first), typed with separators.
+        web_env.step(Action.click(field.bbox.center.x, field.bbox.center.y))
+        assert web_env.step(Action.type_text(said)).error is None
+        assert web_env.page.evaluate("document.getElementById('tt').value") == value
