@@ -30,6 +30,12 @@ def test_a_field_takes_the_words_left_of_it_on_its_row_else_right_above_it() -> 
     )
     named = [e.label for e in named_by_neighbours(elements) if e.editable]
     assert named == ["Director", "Year", "Comments", "Email", ""]
+    # A heading titles the page, not the editor under it.
+    page = (
+        words("Editing", BBox(10, 100, 990, 150), role="heading"),
+        field(BBox(10, 160, 990, 900)),
+    )
+    assert named_by_neighbours(page)[1].label == ""
 
 
 def test_the_same_form_in_another_order_keeps_each_fields_name() -> None:

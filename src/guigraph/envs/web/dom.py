@@ -271,7 +271,11 @@ def named_by_neighbours(elements: tuple[UIElement, ...]) -> tuple[UIElement, ...
     as a person reads a form: by the words left of them on their row, else by the words
     right above them ("Director:" in a table cell beside the box). A form whose fields
     change places keeps each field's name."""
-    words = [e for e in elements if not e.editable and e.label.strip() and not e.clickable]
+    # A heading titles a section or a page ("Editing"), not the field under it.
+    words = [
+        e for e in elements
+        if not e.editable and e.label.strip() and not e.clickable and e.class_name != "heading"
+    ]  # fmt: skip
     named = []
     for element in elements:
         if element.editable and not element.content_desc.strip():
