@@ -54,10 +54,9 @@ LEFT_OUT: Mapping[str, tuple[str, ...]] = {
         "choose-date-nodelay", "book-flight", "book-flight-nodelay", "use-autocomplete",
         "use-autocomplete-nodelay", "use-spinner", "daily-calendar",
     ),
-    "fields with no accessible name, told apart only by a label beside them or by their "
-    "order (\"the 2nd textbox\")": (
-        "multi-layouts", "multi-orderings", "form-sequence", "form-sequence-2",
-        "form-sequence-3",
+    "a form of several kinds of control in one request (a slider set to a number, the n-th "
+    "radio button or field, a dropdown then a labelled button): no demonstrator yet": (
+        "form-sequence", "form-sequence-2", "form-sequence-3",
     ),
     "a list of values of varying length with nothing to anchor each one (\"Select 8ai, "
     "xpHrXXA, cy8fNnP\"): a fixed-length workflow with anchored slots cannot bind it (a loop "
@@ -65,9 +64,11 @@ LEFT_OUT: Mapping[str, tuple[str, ...]] = {
         "click-checkboxes", "click-checkboxes-large",
     ),
     "demonstrated outside the suite (a date or time typed as said, a text read off the page, "
-    "an inbox request in free words): eval web and demo --tasks run them": (
+    "an inbox request in free words, fields named by the words beside them in any layout): "
+    "eval web and demo --tasks run them": (
         "enter-date", "enter-time", "copy-paste", "copy-paste-2", "email-inbox-nl-turk",
-        "email-inbox-forward-nl", "email-inbox-forward-nl-turk",
+        "email-inbox-forward-nl", "email-inbox-forward-nl-turk", "multi-layouts",
+        "multi-orderings",
     ),
     "a variant of a suite task with no new workflow (no animation delay)": (
         "click-collapsible-nodelay",
