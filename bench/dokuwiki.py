@@ -5,8 +5,11 @@ append a line, add a user, search and open a page). For each workflow a scripted
 ``--demos`` demonstrations through ``guigraph record --env web`` with real input (hesitation,
 a slip corrected, an extra click on nothing); the knowledge base is built from that folder by
 the code ``guigraph build`` runs; then a fresh model-free team runs each workflow on values no
-demonstration used (``new_values``) and on wordings no demonstration used (``new_wordings``),
-with the workflow graph and with the trace baseline. The wiki's own files decide success.
+demonstration used (``new_values``) and on wordings no demonstration used, with the workflow
+graph and with the trace baseline. The new wordings are those of
+``envs/web/dokuwiki_wordings.toml``: a development set (``new_wordings``) that guides work on
+the team, and a frozen set (``frozen_wordings``, written before any run) run only for the
+reported figure. The wiki's own files decide success.
 Each case is one line of ``results.jsonl`` in ``--out`` (a killed run resumes).
 
     nice -n 10 .venv/bin/python bench/dokuwiki.py --out /tmp/wiki-bench
@@ -19,6 +22,7 @@ import json
 import signal
 import sys
 import time
+import tomllib
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,7 +37,9 @@ WORKFLOWS = ("create_page", "append_line", "add_user", "search_open")
 NAMES = ["Olga Park", "Hiro Tanaka", "Dana Weiss", "Pablo Ruiz", "Mina Okafor", "Tomas Berg",
          "Lena Fischer", "Omar Haddad", "Sara Lind", "Ivan Petrov", "Aiko Mori", "Nora Quinn",
          "Raul Ortega", "Eva Novak", "Kofi Mensah", "Lucia Romano", "Jonas Weber", "Maya Cohen",
-         "Felix Braun", "Ines Duarte", "Yusuf Demir", "Clara Holm"]  # fmt: skip
+         "Felix Braun", "Ines Duarte", "Yusuf Demir", "Clara Holm", "Tariq Aziz", "Helga Lund",
+         "Marco Bianchi", "Sofia Lopez", "Erik Dahl", "Amara Obi", "Piotr Nowak",
+         "Rosa Marin"]  # fmt: skip
 TEXTS = ["Water the tomatoes daily.", "Bake at 180 degrees.", "Bring a map and water.",
          "The club meets on Fridays.", "Return books within a month.", "Tickets cost five euros.",
          "Glaze before the second firing.", "Check the tyres every week.",
@@ -42,10 +48,15 @@ TEXTS = ["Water the tomatoes daily.", "Bake at 180 degrees.", "Bring a map and w
          "Let the dough rest overnight.", "Read one poem every morning.",
          "Hooks are in the blue box.", "Breathe slowly and stretch.", "Rehearsals start at six.",
          "Pack a warm sleeping bag.", "Wax the board before going out.",
-         "Binoculars are by the door.", "Lessons are on Tuesday evenings."]  # fmt: skip
+         "Binoculars are by the door.", "Lessons are on Tuesday evenings.",
+         "Feed the fish twice a day.", "Keep the clay wet.", "Meet at the north gate.",
+         "Sharpen the chisels first.", "Prune the roses in March.", "Bring your own cup.",
+         "The hall opens at nine.", "Label every jar."]  # fmt: skip
 NEW_PAGES = ["garden", "recipes", "hiking", "chess", "library", "cinema", "pottery", "cycling",
              "astronomy", "painting", "knitting", "climbing", "sailing", "baking", "poetry",
-             "fishing", "yoga", "theatre", "camping", "surfing", "birding", "dancing"]  # fmt: skip
+             "fishing", "yoga", "theatre", "camping", "surfing", "birding", "dancing",
+             "aquarium", "ceramics", "orienteering", "woodwork", "lanterns", "archery", "choir",
+             "pantry"]  # fmt: skip
 LINES = ["Call the printer repair service.", "Order more coffee.", "Book the train to Lyon.",
          "Review the quarterly numbers.", "Plan the summer party.", "Tune the old piano.",
          "Renew the domain name.", "Clean the fridge on Friday.", "Update the team photo.",
@@ -53,42 +64,26 @@ LINES = ["Call the printer repair service.", "Order more coffee.", "Book the tra
          "Fix the broken lamp.", "Invite the new interns.", "Move the server rack.",
          "Print the safety posters.", "Check the fire alarm.", "Water the office plants.",
          "Replace the whiteboard pens.", "Collect the parking badges.", "Test the backup disk.",
-         "Write the holiday rota."]  # fmt: skip
+         "Write the holiday rota.", "Return the rented projector.", "Order new name tags.",
+         "Empty the recycling bins.", "Sort the mail on Monday.", "Call the landlord.",
+         "Refill the first aid kit.", "Book the meeting room.",
+         "Thank the volunteers."]  # fmt: skip
 EXISTING = ["projects", "meetings", "travel", "budget", "events", "music", "sports", "kitchen",
             "office", "finance", "marketing", "support"]  # fmt: skip
 GROUPS = ["editors", "reviewers", "authors", "admins", "guests", "writers"]
-#: Wordings no demonstration used (the task file's own wordings are the demonstrated ones).
-NEW_WORDINGS = {
-    "create_page": [
-        "Sign in and start a new wiki page named {page} containing {text}",
-        "Please log in and write a page {page} whose content is {text}",
-        "Create a page {page} with the text {text} after logging in",
-        "Log into the wiki and add a new page {page} reading {text}",
-    ],
-    "append_line": [
-        "Sign in and put the line {line} at the bottom of the page {page}",
-        "Please log in and extend the page {page} with the line {line}",
-        "Append the line {line} to the page {page} after logging in",
-        "Log into the wiki and write {line} at the end of {page}",
-    ],
-    "add_user": [
-        "Sign in and create an account {login} for {name}, email {email}, group {group}",
-        "Please log in and add {name} as the user {login} with email {email} in group {group}",
-        "As admin, add a user {login} called {name} ({email}) to the {group} group",
-        "Log into the wiki and set up the user {login}: {name}, {email}, group {group}",
-    ],
-    "search_open": [
-        "Look up {page} in the wiki search and go to that page",
-        "Use the search to find the {page} page and open it",
-        "Please search for the page {page} and show it",
-        "Find {page} through the search box and visit the page",
-    ],
-}
+#: Wordings no demonstration used (the task file's own are the demonstrated ones): the
+#: ``development`` set guides work, the ``frozen`` one is run only for the reported figure.
+WORDINGS = Path(TASKS).with_name("dokuwiki_wordings.toml")
+#: Evaluation splits: the task file's wordings with new values, then the two sets of new
+#: wordings (each with values of its own).
+SPLITS = ("new_values", "new_wordings", "frozen_wordings")
+#: The first case index of each split (0-5 are the demonstrations).
+FIRST_CASE = {"new_values": 6, "new_wordings": 14, "frozen_wordings": 22}
 
 
 def values_for(workflow: str, index: int, round_: int = 0) -> dict[str, str]:
-    """The values of case ``index`` (0-5 demonstrations, 6-13 new values, 14-21 new
-    wordings) in evaluation round ``round_`` (one per memory): never the same value in two
+    """The values of case ``index`` (0-5 demonstrations, then ``FIRST_CASE`` of each split,
+    8 cases each) in evaluation round ``round_`` (one per memory): never the same value in two
     cases where the wiki keeps what a case did (a page created, a user added)."""
     mark = str(round_ + 1) if round_ else ""
     if workflow == "create_page":
@@ -109,6 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--demos", type=int, default=6)
     parser.add_argument("--cases", type=int, default=8, help="per workflow and split")
     parser.add_argument("--memories", default="graph,trace")
+    parser.add_argument(
+        "--splits", default=",".join(SPLITS),
+        help="new_values, new_wordings (development), frozen_wordings (the reported figure)",
+    )  # fmt: skip
     parser.add_argument("--workflows", default=",".join(WORKFLOWS))
     parser.add_argument("--max-steps", type=int, default=30)
     parser.add_argument(
@@ -123,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = benchrun.start("dokuwiki")
     workflows = [w for w in args.workflows.split(",") if w]
     memories = [m for m in args.memories.split(",") if m]
+    args.splits = [s for s in args.splits.split(",") if s]
+    if unknown := set(args.splits) - set(SPLITS):
+        parser.error(f"unknown split {sorted(unknown)[0]!r}: --splits takes {', '.join(SPLITS)}")
     args.out.mkdir(parents=True, exist_ok=True)
     tasks = taskfile.load(TASKS)
     with DokuWiki(PASSWORD, root=args.out / "wiki") as wiki:
@@ -169,11 +171,11 @@ def _build(out: Path) -> None:
             raise SystemExit(f"the build took nothing: {summary.skipped[:2]}")
 
 
-def _cases(workflows: list[str], memories: list[str], count: int) -> list[tuple[str, str, int]]:
+def _cases(workflows: list[str], splits: list[str], count: int) -> list[tuple[str, str, int]]:
     return [
         (workflow, split, index)
         for workflow in workflows
-        for split in ("new_values", "new_wordings")
+        for split in splits
         for index in range(count)
     ]
 
@@ -190,18 +192,16 @@ def _evaluate(
     from guigraph.graph.kb import KnowledgeBase
 
     rows = [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
+    wordings = tomllib.loads(WORDINGS.read_text())
     done = {r["key"] for r in rows}
     env = WebEnv(tasks=TASKS, params=given, timeout=20.0)
     try:
         with KnowledgeBase.open(args.out / "kb") as kb, path.open("a") as sink:
             view = GraphView.load(kb)
-            for workflow, split, index in _cases(workflows, memories, args.cases):
-                spec = tasks.spec(workflow)
-                case = 6 + index + (8 if split == "new_wordings" else 0)
-                if split == "new_wordings":
-                    wording = NEW_WORDINGS[workflow][index % len(NEW_WORDINGS[workflow])]
-                else:
-                    wording = spec.instructions[index % len(spec.instructions)]
+            for workflow, split, index in _cases(workflows, args.splits, args.cases):
+                case = FIRST_CASE[split] + index
+                wording = _wording(tasks.spec(workflow).instructions, wordings, workflow, split,
+                                   index)  # fmt: skip
                 for memory in memories:
                     key = f"{workflow}|{split}|{index}|{memory}"
                     if key in done:
@@ -236,13 +236,24 @@ def _evaluate(
     return rows
 
 
+def _wording(
+    own: Sequence[str], wordings: dict[str, Any], workflow: str, split: str, index: int
+) -> str:
+    """Case ``index``'s wording: the task file's own for new values, else the split's set
+    (the development set has four per workflow, each taken twice)."""
+    if split == "new_values":
+        return own[index % len(own)]
+    chosen = wordings["development" if split == "new_wordings" else "frozen"][workflow]
+    return str(chosen[index % len(chosen)])
+
+
 def _report(
     run: Any, rows: list[dict[str, Any]], workflows: list[str], memories: list[str],
     args: argparse.Namespace,
 ) -> None:  # fmt: skip
     table = []
     for workflow in workflows:
-        for split in ("new_values", "new_wordings"):
+        for split in SPLITS:
             cells: list[Any] = [workflow, split]
             for memory in memories:
                 wins = [
@@ -251,15 +262,16 @@ def _report(
                     if (r["workflow"], r["split"], r["memory"]) == (workflow, split, memory)
                 ]
                 cells.append(f"{sum(wins)}/{len(wins)}" if wins else "-")
-            table.append(cells)
-    for split in ("new_values", "new_wordings"):
+            if any(cell != "-" for cell in cells[2:]):
+                table.append(cells)
+    for split in SPLITS:
         for memory in memories:
             wins = [r["success"] for r in rows if (r["split"], r["memory"]) == (split, memory)]
             if wins:
                 run.figure(f"{memory}_{split}_sr", round(sum(wins) / len(wins), 3))
     run.table(
-        f"DokuWiki: {args.demos} demonstrations per workflow, success on new values and new "
-        "wordings",
+        f"DokuWiki: {args.demos} demonstrations per workflow, success on new values, new "
+        "wordings (development) and new wordings (frozen)",
         ["workflow", "split", *memories],
         table,
     )
