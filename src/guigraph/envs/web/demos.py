@@ -53,6 +53,7 @@ from guigraph.data.odyssey import (
     write_split,
 )
 from guigraph.envs.web import miniwob
+from guigraph.envs.web.env import page_of
 from guigraph.envs.web.recorded_dom import TreeReader, nx, ny, target_keys
 from guigraph.errors import GuigraphError
 from guigraph.geometry import Point, ScreenSize
@@ -307,7 +308,7 @@ def to_episode(path: Path, data: Mapping[str, Any], eid: str, warnings: list[str
     for index, move in enumerate(moves):
         dom = states[move.state].get("dom")
         observation = Observation(
-            screen=SCREEN, elements=reader.elements(dom), app=name, activity=url
+            screen=SCREEN, elements=reader.elements(dom), app=name, activity=page_of(url)
         )
         steps.append(Step(index=index, observation=observation, action=move.action))
     if reader.unboxed:

@@ -5,7 +5,10 @@ site as the app and the URL as the activity. A site is an app: ``app`` is the ho
 http(s) page (``mail.example.com``: its pages are the app's screens); a local file (such as a
 MiniWoB task page) is an app of its own, named by its file name (``login-user``: one word, so
 that an instruction's "click" or "login" does not name it); any other page by its title.
-``activity`` is the full URL.
+``activity`` says which of the site's pages it is, not what the page shows: the URL's path and
+the names of its query parameters (``/doku.php?do&id`` for ``/doku.php?id=garden&do=edit``),
+so that the edit page of every wiki page is one screen of the graph, as an Android activity is
+whatever it shows.
 
 Actions: click at a point; long press (on a text field it selects the field's whole text, as
 a phone's long press does, so that what is typed next replaces it); type into the focused
@@ -34,7 +37,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.envs.conventions import WEB, Conventions
@@ -542,7 +545,7 @@ class WebEnv(Env):
             screenshot=png,
             elements=elements,
             app=_app_of(url, page.title()),
-            activity=url,
+            activity=page_of(url),
         )
 
     def _screenshot(self, page: Any) -> bytes:
@@ -618,6 +621,16 @@ def _as_url(target: str) -> str | None:
     if "." in host and " " not in text:
         return f"https://{text}"
     return None
+
+
+def page_of(url: str) -> str:
+    """Which page of its site ``url`` shows: the path and the sorted names of the query
+    parameters. Their values and the fragment are what the page shows (the wiki page being
+    edited, the words searched for); a recording and a run with other values, or on another
+    port, are on the same pages."""
+    parts = urlsplit(url)
+    names = sorted({name for name, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    return parts.path + ("?" + "&".join(names) if names else "")
 
 
 def _app_of(url: str, title: str) -> str:
