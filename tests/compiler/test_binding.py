@@ -295,3 +295,51 @@ def test_a_name_inside_a_value_refused_as_another_apps_is_no_leftover() -> None:
     # Without another app's name, the new product is the one name left.
     task = "Find the price of the Pique kettle and note it down under Work"
     assert bind([step], trace, task, ValueIndex(), aliases=ALIASES).steps[0].text == "Pique kettle"
+
+
+def test_a_sentence_to_type_keeps_its_number_words() -> None:
+    """Numbers are written as screens write them ("thirty percent" is the "30%" to tap), but
+    a sentence the task gives to type is typed as said."""
+    from guigraph.compiler.forms import in_screen_forms
+
+    donor = "Log in and create the page hiking with the text Bring a map and water."
+    step, trace = typed_once(10, "wiki", 11, donor, "General_Tool", "Bring a map and water")
+    values = ValueIndex()
+    said = "Log into the wiki and add a new page theatre reading Rehearsals start at six."
+    written = in_screen_forms(said, values)
+    assert "at 6." in written  # the task as the screens write numbers
+    binding = bind([step], trace, written, values)
+    assert binding.unfilled == 0 and binding.steps[0].text == "Rehearsals start at six"
+
+
+def test_a_login_made_of_the_name_does_not_hide_the_name() -> None:
+    """The login "lucia" is placed; the name "Lucia Romano" is the one name left for the
+    open name slot, whatever the case of the login's word."""
+    donor = "Log in and add the user mina named Mina Okafor with the email mina@example.com"
+    login = typing_step(6, "wiki", "t9", 20)
+    name = typing_step(6, "wiki", "t9", 21)
+    trace = Trace("t9", donor, "General_Tool", ("wiki",), (1, 6), (20, 21), 3,
+                  values={SlotKey(20, "text1"): "mina",
+                          SlotKey(21, "text1"): "Mina Okafor"})  # fmt: skip
+    task = "Please log in and add Lucia Romano as the user lucia with email lucia@example.org"
+    binding = bind([login, name], trace, task, ValueIndex())
+    assert [s.text for s in binding.steps] == ["lucia", "Lucia Romano"]
+    # A name opening a clause after a colon keeps its first word.
+    task = "Log into the wiki and set up the user maya: Maya Cohen, maya@example.org"
+    binding = bind([login, name], trace, task, ValueIndex())
+    assert [s.text for s in binding.steps] == ["maya", "Maya Cohen"]
+
+
+def test_a_value_made_of_a_word_of_another_takes_that_word_of_the_new_one() -> None:
+    """The recorded run typed the login "mina" for the user "Mina Okafor": where the task
+    words the login so that nothing finds it ("an account kofi for Kofi Mensah"), it is the
+    new name's word, in the login's case."""
+    donor = "Log in and add the user mina named Mina Okafor with the email mina@example.com"
+    login = typing_step(6, "wiki", "t9", 20)
+    name = typing_step(6, "wiki", "t9", 21)
+    trace = Trace("t9", donor, "General_Tool", ("wiki",), (1, 6), (20, 21), 3,
+                  values={SlotKey(20, "text1"): "mina",
+                          SlotKey(21, "text1"): "Mina Okafor"})  # fmt: skip
+    task = "Sign in and create an account kofi for Kofi Mensah, email kofi@example.org"
+    binding = bind([login, name], trace, task, ValueIndex())
+    assert [s.text for s in binding.steps] == ["kofi", "Kofi Mensah"]

@@ -555,3 +555,42 @@ def test_an_address_and_a_new_name_are_found_whatever_the_wording() -> None:
     assert fill_slot("mina@example.com", old, new) == "jonas.weber@example.org"
     both = "Register Jonas Weber (jonas@example.org, jw@example.org)"
     assert fill_slot("mina@example.com", old, both) is None  # two addresses: no one value
+
+
+def test_a_word_giving_a_name_is_not_the_name() -> None:
+    old = "Log in and create the page hiking with the text Bring a map and water."
+    new = "Sign in and start a new wiki page named poetry containing Read one poem every morning."
+    assert fill_slot("hiking", old, new) == "poetry"
+    called = "Log in, then make a new page called recipes that says Bake at 180 degrees."
+    assert fill_slot("recipes", called, new) == "poetry"
+
+
+def test_a_plain_value_comes_after_the_word_it_came_after() -> None:
+    """The words around the value changed ("with the text" / "whose content is"), so the
+    alignment has no anchor; the meaningful word before it did not."""
+    old = "Log in and create the page hiking with the text Bring a map and water."
+    new = "Please log in and write a page surfing whose content is Wax the board before going out."
+    assert fill_slot("hiking", old, new) == "surfing"
+    # Never a name.
+    assert fill_slot("hiking", old, "Please log in and write a page The Sea") != "The"
+
+
+def test_a_name_after_any_word_that_names_it() -> None:
+    old = "Log in and add the user mina named Mina Okafor with the email mina@example.com"
+    new = "As admin, add a user jonas called Jonas Weber (jonas.weber@example.org) to the guests"
+    assert fill_slot("Mina Okafor", old, new) == "Jonas Weber"
+
+
+def test_a_thing_to_make_is_told_from_one_to_find() -> None:
+    from guigraph.compiler.slots import introduced_as_new
+
+    assert introduced_as_new("theatre", "Log in and add a new page theatre reading Hi there.")
+    assert introduced_as_new("poetry", "Start a new wiki page named poetry")
+    assert not introduced_as_new("Jonas", "Start a new chat with Jonas")
+    assert not introduced_as_new("projects", "Add the line Hi there. to the page projects")
+
+
+def test_a_word_of_the_recorded_wording_is_no_value_where_the_task_says_a_known_one() -> None:
+    old = "Search the wiki for marketing and open that page"
+    new = "Look up office in the wiki search and go to that page"
+    assert fill_slot("marketing", old, new, ["marketing", "office", "projects"]) == "office"

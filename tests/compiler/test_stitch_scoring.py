@@ -78,3 +78,20 @@ def test_instructions_are_alike_in_what_they_ask_not_in_the_values_they_name() -
         encoder, [(buy, steps("Orbit camera bag")), (cart, steps("Atlas sneakers"))], task
     )
     assert to_buy > to_cart
+
+
+def test_a_plan_tapping_a_thing_the_task_makes_new_costs_an_open_slot() -> None:
+    """ "Add a new page theatre": a recorded run that tapped an existing page's link ("to the
+    page projects") would look for "theatre" among the links; one that named the page it made
+    does what the task asks."""
+    from guigraph.compiler.script import ScriptStep
+    from guigraph.graph.records import ActionTemplate
+    from guigraph.types import ActionType
+
+    tap = ActionTemplate(ActionType.CLICK, target_label="projects")
+    found = ScriptStep(1, tap, 2, "wiki", "t1", label="theatre")
+    recorded = ScriptStep(1, tap, 2, "wiki", "t1", label="projects")
+    made = "Log in and add a new page theatre reading Rehearsals start at six."
+    assert stitch._taps_new_things([found], made) == 1
+    assert stitch._taps_new_things([recorded], made) == 0  # the recorded label, not a value
+    assert stitch._taps_new_things([found], "Log in and add a line to the page theatre") == 0

@@ -24,6 +24,7 @@ when the rewritten value takes that shape, and never to a value the field has se
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Collection, Iterable
 
 from guigraph.compiler.slots import value_shape
@@ -47,10 +48,37 @@ def in_screen_forms(instruction: str, values: ValueIndex) -> str:
     where the recorded values are on it ("10:00 pm" is the "22:00" to type). Where they are
     not, a 12-hour time stays as the task says it. Kept libraries read the numbers and
     times, in the task's language (``language.numbers``)."""
+    said = instruction
     instruction = values.casing.restore(instruction)
     code = tables.of(instruction).code
     text = with_digits(instruction, code)
-    return with_24_hour_clock(text, code) if values.on_24_hour_clock else text
+    written = with_24_hour_clock(text, code) if values.on_24_hour_clock else text
+    _remember_said(said, written)
+    return written
+
+
+#: Tasks written in screen forms -> the words they were said in (None: said two ways).
+_SAID: OrderedDict[str, str | None] = OrderedDict()
+_SAID_KEPT = 256
+
+
+def _remember_said(said: str, written: str) -> None:
+    if written == said:
+        return
+    if written in _SAID and _SAID[written] != said:
+        _SAID[written] = None  # two tasks read the same way: neither is known from it
+    else:
+        _SAID[written] = said
+    _SAID.move_to_end(written)
+    while len(_SAID) > _SAID_KEPT:
+        _SAID.popitem(last=False)
+
+
+def as_said(written: str) -> str:
+    """The task ``in_screen_forms`` made ``written`` of, in its own words ("six", not "6"):
+    a sentence the task gives to type is typed as said, whatever its numbers. ``written``
+    itself when it was never rewritten (or two tasks read the same way)."""
+    return _SAID.get(written) or written
 
 
 def conform(value: str, field_values: Collection[str], same_kind: Iterable[str] = ()) -> str:

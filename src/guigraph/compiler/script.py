@@ -9,18 +9,19 @@ the instruction named (a song, a contact), and values to be read off a screen wh
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.compiler import fillers
 from guigraph.compiler.fillers import SlotRequest
-from guigraph.compiler.forms import conform
+from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
     clauses,
     content_words,
     is_name,
+    is_sentence,
     names_in_sentences,
     set_off_texts,
 )
@@ -215,6 +216,8 @@ def _bind(
     app_names = set((aliases or {}).values())
     # Each value this binding placed -> the recorded value it stands in for.
     placed: dict[str, str] = {}
+    # The values placed, as the task writes them.
+    placed_as_said: set[str] = set()
 
     def fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         # Where the recorded run used two values, the task has two values too: one it already
@@ -225,6 +228,7 @@ def _bind(
         if value is None:
             return None
         earlier = placed.setdefault(value.lower(), recorded)
+        placed_as_said.add(value)
         same = earlier.lower() == recorded.lower()
         return value if same or _part_of(earlier, recorded) or _part_of(recorded, earlier) else None
 
@@ -253,11 +257,14 @@ def _bind(
     def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
+            # A sentence the recorded task gave to type is found, and typed, in the words the
+            # new task says it in ("Rehearsals start at six.", not "... at 6.").
+            said = as_said(instruction) if is_sentence(recorded, trace.instruction) else None
             fills[key] = fillers.active().fill(
                 SlotRequest(
                     recorded,
                     trace.instruction,
-                    instruction,
+                    said or instruction,
                     frozenset(values.known(site)),
                     titled=titled,
                     foreign=partial(wrong_kind, site=site, app=app),
@@ -345,6 +352,7 @@ def _bind(
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
         binding.steps.append(step)
+    _fill_words_of_values(binding, trace)
     one_open = leftover is None and binding.unfilled == len(open_texts) == 1
     set_off = set_off_texts(instruction) if one_open else []  # most bindings skip the search
     if len(set_off) == 1:
@@ -355,9 +363,17 @@ def _bind(
         parts = [part for part in clauses(instruction) if content_words(part) - own]
         if len(parts) < 2 and set_off[0].lower() not in placed:
             return binding, _Leftover(set_off[0], name=False)
-    if leftover is None and binding.unfilled == len(open_names) == 1:
+    # Open slots whose recorded value was a word of the open name's fill themselves once
+    # the name is placed (a login "mina" of "Mina Okafor").
+    of_name = (
+        sum(_word_of(value, open_names[0][0]) is not None for value in _open_values(binding, trace))
+        if len(open_names) == 1
+        else 0
+    )
+    if leftover is None and binding.unfilled - of_name == len(open_names) == 1:
         name = _unplaced_name(
-            instruction, trace.instruction, open_names[0], placed, aliases or {}, wrong_kind,
+            instruction, trace.instruction, open_names[0], placed_as_said, aliases or {},
+            wrong_kind,
             refused.get(open_names[0][1], set()),
         )  # fmt: skip
         if name is not None:
@@ -382,7 +398,7 @@ def _bind(
 
 def _unplaced_name(
     instruction: str, recorded_instruction: str, slot: tuple[str, Site, str | None],
-    placed: Mapping[str, str],
+    placed: Collection[str],
     aliases: Mapping[str, str], wrong_kind: Callable[[str, Site, str | None], bool],
     refused: set[str],
 ) -> str | None:  # fmt: skip
@@ -391,17 +407,92 @@ def _unplaced_name(
     the slot refused as such, and not a name the recorded instruction says too (its wording,
     or another value that stayed: "... note it down under Work")."""
     recorded, site, app = slot
-    taken = {w.lower() for value in placed for w in value.split()}
-    taken |= {w.lower() for name in names_in_sentences(recorded_instruction) for w in name.split()}
+    # Words of the values placed, as written: a login "lucia" placed is no part of the name
+    # "Lucia Romano" the task says too.
+    taken = {w for value in placed for w in value.split()}
+    taken |= {w for name in names_in_sentences(recorded_instruction) for w in name.split()}
+    size = len(recorded.split())
+    said = [
+        _with_clause_opener(name, instruction, size)
+        for name in names_in_sentences(instruction, plain=not is_name(recorded))
+    ]
     names = [
         name
-        for name in names_in_sentences(instruction, plain=not is_name(recorded))
-        if not {w.lower() for w in name.split()} & (taken | set(aliases))
+        for name in dict.fromkeys(said)
+        if not set(name.split()) & taken
+        and not {w.lower() for w in name.split()} & set(aliases)
         and len(name.split()) <= len(recorded.split()) + 1
         and not any(_words_inside(name, value) for value in refused)
         and not wrong_kind(name, site, app)
     ]
     return names[0] if len(names) == 1 else None
+
+
+def _open_values(binding: Binding, trace: Trace) -> list[str]:
+    """The recorded values of the typed slots the binding left open."""
+    found = []
+    for step in binding.steps:
+        for slot, source in step.template.text_sources:
+            key = step.slot_key(slot)
+            if source.from_screen or key is None or slot in step.bound_values:
+                continue
+            if key in trace.values:
+                found.append(trace.values[key])
+    return found
+
+
+def _word_of(value: str, whole: str) -> int | None:
+    """Which word of the several-word ``whole`` the one-word ``value`` is, in another case
+    ("mina" of "Mina Okafor"), if exactly one is."""
+    parts = whole.split()
+    if len(value.split()) != 1 or len(parts) < 2 or value in parts:
+        return None
+    at = [i for i, word in enumerate(parts) if word.lower() == value.lower()]
+    return at[0] if len(at) == 1 else None
+
+
+def _fill_words_of_values(binding: Binding, trace: Trace) -> None:
+    """An open slot whose recorded value was a word of another slot's recorded value, in
+    another case, takes that word of the other slot's new value, in its own case: the
+    recorded run typed the login "mina" for the user "Mina Okafor", so the user "Kofi
+    Mensah" gets "kofi", however the task words it (or whether it says the login twice)."""
+    placed: list[tuple[str, str]] = []  # (recorded, new) of the slots the binding filled
+    for step in binding.steps:
+        for slot, new in step.bound_values.items():
+            key = step.slot_key(slot)
+            if key is not None and key in trace.values:
+                placed.append((trace.values[key], new))
+    for i, step in enumerate(binding.steps):
+        for slot, source in step.template.text_sources:
+            key = step.slot_key(slot)
+            if source.from_screen or key is None or slot in step.bound_values:
+                continue
+            recorded = trace.values.get(key, "")
+            found = [
+                (at, new)
+                for whole, new in placed
+                if (at := _word_of(recorded, whole)) is not None
+                and len(new.split()) == len(whole.split())
+            ]
+            if len(found) != 1 or step.text != recorded:
+                continue
+            at, new = found[0]
+            word = new.split()[at]
+            word = word.lower() if recorded.islower() else word
+            binding.steps[i] = step = replace(
+                step, text=word, bound_values={**step.bound_values, slot: word}
+            )
+            binding.unfilled -= 1
+
+
+def _with_clause_opener(name: str, instruction: str, size: int) -> str:
+    """``name`` with the capitalized word opening its clause after ":" or ";" before it,
+    where the recorded name had that many more words: that capital may be the name's, not
+    the clause's ("... the user maya: [Maya Cohen], maya.cohen@example.org")."""
+    if len(name.split()) + 1 != size:
+        return name
+    match = re.search(rf"[:;]\s+([A-Z][\w'’-]*)\s+{re.escape(name)}(?!\w)", instruction)
+    return f"{match.group(1)} {name}" if match else name
 
 
 def _name_or_title(value: str) -> bool:

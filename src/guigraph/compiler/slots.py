@@ -230,6 +230,11 @@ def _set_off_by(example: str, instruction: str) -> re.Match[str] | None:
 _END_MARK = re.compile(r"[.!?](?=\s|$)")
 
 
+def is_sentence(example: str, instruction: str) -> bool:
+    """Whether ``example`` is a sentence of its own in ``instruction`` (``_is_sentence``)."""
+    return _is_sentence(example, instruction)
+
+
 def _is_sentence(example: str, instruction: str) -> bool:
     """Whether ``example`` is a sentence of its own in ``instruction`` ("append [Order more
     coffee.] at the end of the page"): three words or more, the first capitalized, two
@@ -525,7 +530,13 @@ def fill_slot(
         if referent is not None and not (foreign and foreign(referent)):
             return referent
         aligned = None
+    if aligned and named and _frame_words_only(aligned, example, old_instruction):
+        # "Search the wiki for marketing" / "Look up marketing in the wiki search": the
+        # alignment took a word of the recorded wording itself, where the task says a value
+        # the field has taken.
+        aligned = None
     if aligned:
+        aligned = _past_naming_word(aligned, example, new_instruction)
         # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
         # price on ShopMall"; a new value of a known kind ends at its kind's head noun
         # ("Nova kettle price" -> "Nova kettle").
@@ -561,7 +572,9 @@ def fill_slot(
     elif example == example.lower() and not any(c.isdigit() for c in example):
         # "Email Chen the headline of the [jazz] article ..." / "Could you find the [coffee]
         # article on dailyfacts.net ...": a plain value before the same meaningful word.
-        found = _the_one(_words_before_cue(example, old_instruction, new_instruction), foreign)
+        found = _the_one(
+            _words_before_cue(example, old_instruction, new_instruction), foreign
+        ) or _the_one(_words_after_cue(example, old_instruction, new_instruction), foreign)
     found = found or _the_one(_same_shape_spans(example, new_instruction), foreign)
     if found:
         return found
@@ -610,6 +623,11 @@ def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -
     cues = {old[start - 1].lower() for start, _ in _spans(old, value) if start > 0}
     cues -= stopwords()
     lowered = [w.lower() for w in new]
+    naming = _language().naming_words
+    if cues & naming:
+        # A word that names a thing is a cue whichever of them the task says ("a user mina
+        # named [Mina Okafor]" / "a user jonas called [Jonas Weber]").
+        cues |= naming
     found = []
     for cue in cues:
         if lowered.count(cue) != 1:
@@ -674,6 +692,85 @@ def _words_before_cue(example: str, old_instruction: str, new_instruction: str) 
         if run and len(run) <= len(value) + 1 and all(w == w.lower() for w in run):
             found.append(" ".join(run))
     return found
+
+
+def _words_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """As many plain words as the recorded value had, right after the meaningful word it came
+    after (past a word that gives a name), where both instructions say that word once:
+    "create the page [hiking] with the text ..." / "write a page [surfing] whose content is
+    ..." (the words around the value changed, so the alignment has no anchor)."""
+    old, new, value = words(old_instruction), words(new_instruction), words(example)
+    empty, naming = stopwords(), _language().naming_words
+    old_lowered, lowered = [w.lower() for w in old], [w.lower() for w in new]
+    found = []
+    for start, _ in _spans(old, value):
+        cue_at = start - 1
+        while cue_at >= 0 and old_lowered[cue_at] in naming:
+            cue_at -= 1
+        if cue_at < 0 or old_lowered[cue_at] in empty:
+            continue
+        cue = old_lowered[cue_at]
+        if old_lowered.count(cue) != 1 or lowered.count(cue) != 1:
+            continue
+        at = lowered.index(cue) + 1
+        while at < len(new) and lowered[at] in naming:
+            at += 1
+        run = new[at : at + len(value)]
+        plain = all(w == w.lower() and not any(c.isdigit() for c in w) for w in run)
+        if len(run) == len(value) and plain and not {w.lower() for w in run} & (empty | naming):
+            found.append(" ".join(run))
+    return list(dict.fromkeys(found))
+
+
+#: How many words may stand between a word marking a thing as new and its name ("a new
+#: [wiki page named] poetry").
+NEW_THING_REACH = 3
+
+
+def introduced_as_new(value: str, instruction: str) -> bool:
+    """Whether ``instruction`` names ``value`` as a thing to make, not one to find: a word
+    marking it new comes shortly before it, with no word of the language's glue between ("add
+    a new page theatre", "a new wiki page named poetry"; not "a new chat with Jonas")."""
+    language = _language()
+    if not language.new_words:
+        return False
+    tokens, parts = [w.lower() for w in words(instruction)], [w.lower() for w in words(value)]
+    for i in range(len(tokens) - len(parts) + 1):
+        if not parts or tokens[i : i + len(parts)] != parts:
+            continue
+        for back in range(i - 1, max(-1, i - NEW_THING_REACH - 2), -1):
+            if tokens[back] in language.new_words:
+                return True
+            if tokens[back] in language.stopwords:
+                break
+    return False
+
+
+def _frame_words_only(found: str, example: str, old_instruction: str) -> bool:
+    """Whether every word of ``found`` is a word the recorded instruction says besides its
+    value ``example`` (its wording, not a value)."""
+    value = {w.lower() for w in words(example)}
+    frame = {w.lower() for w in words(old_instruction)} - value
+    parts = {w.lower() for w in words(found)}
+    return bool(parts) and parts <= frame
+
+
+def _past_naming_word(aligned: str, example: str, new_instruction: str) -> str:
+    """An alignment that took the word giving a thing its name ("a page [named] poetry")
+    takes the name after it: as many words as the recorded value had."""
+    parts = words(aligned)
+    naming = _language().naming_words
+    if not parts or parts[0].lower() not in naming:
+        return aligned
+    tokens = words(new_instruction)
+    size = len(words(example))
+    for i in range(len(tokens) - len(parts) + 1):
+        if tokens[i : i + len(parts)] == parts:
+            after = tokens[i + 1 : i + 1 + size]
+            if len(after) == size and not {w.lower() for w in after} & (stopwords() | naming):
+                return _as_written(" ".join(after), new_instruction)
+            break
+    return aligned
 
 
 def _name_at_start(parts: Sequence[str], plain: bool) -> list[str]:

@@ -42,6 +42,7 @@ from guigraph.compiler.slots import (
     content_word_counts,
     content_words,
     counts,
+    introduced_as_new,
     stopwords,
     words,
 )
@@ -285,7 +286,18 @@ def _single(
     # As for a stitched piece: every recorded use of an app says "email" and this task does
     # not, or the task says "email" and the trace never opens Mail.
     score -= MISFIT_PENALTY * len(misfits)
+    score -= UNFILLED_PENALTY * _taps_new_things(binding.steps, instruction)
     return PlanChoice(steps, [item.trace.episode_id], score, False, claimed)
+
+
+def _taps_new_things(steps: Sequence[ScriptStep], instruction: str) -> int:
+    """How many values the plan taps as things on a screen that the task names as things to
+    make ("add a new page theatre"): a recorded run that found its value ("to the page
+    projects") does another task than one that made it."""
+    tapped = {
+        s.label for s in steps if s.template.taps and s.label and s.label != s.template.target_label
+    }
+    return sum(introduced_as_new(label, instruction) for label in tapped)
 
 
 def frame_similarities(

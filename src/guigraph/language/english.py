@@ -59,6 +59,8 @@ ENGLISH = Language(
     question_words=frozenset({"who", "what", "when", "where", "which", "how"}),
     answer_verbs=frozenset({"tell"}),
     clause_joiners=("and", "then"),
+    naming_words=frozenset({"called", "named", "titled", "entitled"}),
+    new_words=frozenset({"new"}),
     question_fields={
         "who": frozenset({"artist", "author", "sender", "singer", "name", "organizer"}),
         "when": frozenset({"time", "date", "when"}),

@@ -81,6 +81,8 @@ SPANISH = Language(
     question_words=frozenset({"quién", "qué", "cuándo", "dónde", "cuál", "cómo", "cuánto"}),
     answer_verbs=frozenset({"dile", "dime", "cuéntale"}),
     clause_joiners=("y", "luego", "después"),
+    naming_words=frozenset({"llamado", "llamada", "titulado", "titulada"}),
+    new_words=frozenset({"nuevo", "nueva", "nuevos", "nuevas"}),
     question_fields={
         "quién": frozenset({"artist", "author", "sender", "singer", "name", "organizer"}),
         "cuándo": frozenset({"time", "date", "when"}),

@@ -48,6 +48,10 @@ class Language:
     answer_verbs: frozenset[str] = frozenset()
     #: Words joining the parts of a task ("open the note and text it").
     clause_joiners: tuple[str, ...] = ()
+    #: Words that give a thing its name, which follows them ("a page named garden").
+    naming_words: frozenset[str] = frozenset()
+    #: Words that mark the thing they describe as one to make, not one to find ("a new page").
+    new_words: frozenset[str] = frozenset()
     #: What a question asks for, as the words of the screen fields that answer it.
     question_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
