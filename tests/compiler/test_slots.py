@@ -573,6 +573,11 @@ def test_a_plain_value_comes_after_the_word_it_came_after() -> None:
     assert fill_slot("hiking", old, new) == "surfing"
     # Never a name.
     assert fill_slot("hiking", old, "Please log in and write a page The Sea") != "The"
+    # The cue may name its thing from the other side: "the page [budget] with" / "the
+    # [support] page and".
+    old = "Find the page budget with the search box and open it"
+    new = "Use the search to find the support page and open it"
+    assert fill_slot("budget", old, new) == "support"
 
 
 def test_a_name_after_any_word_that_names_it() -> None:

@@ -530,7 +530,7 @@ def fill_slot(
         if referent is not None and not (foreign and foreign(referent)):
             return referent
         aligned = None
-    if aligned and named and _frame_words_only(aligned, example, old_instruction):
+    if aligned and _frame_words_only(aligned, example, old_instruction):
         # "Search the wiki for marketing" / "Look up marketing in the wiki search": the
         # alignment took a word of the recorded wording itself, where the task says a value
         # the field has taken.
@@ -715,7 +715,11 @@ def _words_after_cue(example: str, old_instruction: str, new_instruction: str) -
         at = lowered.index(cue) + 1
         while at < len(new) and lowered[at] in naming:
             at += 1
-        run = new[at : at + len(value)]
+        if at < len(new) and lowered[at] in empty:
+            # The cue names its thing from the other side now ("the [support] page" where
+            # the recorded task said "the page [budget]").
+            at = lowered.index(cue) - len(value)
+        run = new[max(at, 0) : at + len(value)] if at >= 0 else []
         plain = all(w == w.lower() and not any(c.isdigit() for c in w) for w in run)
         if len(run) == len(value) and plain and not {w.lower() for w in run} & (empty | naming):
             found.append(" ".join(run))
