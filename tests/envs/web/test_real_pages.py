@@ -3,7 +3,9 @@ ids, names a page can shadow, dialogs, prefilled fields, shadow roots, frames, n
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 
@@ -41,6 +43,10 @@ PAGES = {
         window.onbeforeunload = (e) => { e.preventDefault(); e.returnValue = ''; }; });
       </script></body></html>""",
     "/nagging": "<html><body><p>Nagging page</p><script>alert('Welcome!')</script></body></html>",
+    "/still": """<html><head><title>Still page</title></head><body>
+      <form name="title"><input name="q" aria-label="Query"></form>
+      <script>window.jQuery = () => { throw new Error('unsupported pseudo: animated'); };
+        window.jQuery.fn = {};</script></body></html>""",
     "/fields": """<html><body>
       <label>Title <input name="t" value="Old title"></label>
       <label>City <input name="c"></label>
@@ -254,3 +260,32 @@ def test_shadow_roots_frames_and_new_tabs(env: WebEnv, site: tuple[str, list]) -
     assert _field(typed, "Frame field").focused
     tab = env.step(_click(_find(typed, "Open in a new tab"))).observation
     assert tab.activity == "/done" and "Welcome back" in _texts(tab)
+
+
+def _pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return image.size, image.tobytes()
+
+
+def test_the_screenshot_shows_the_viewport_of_the_tab_acted_on(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/inside")
+    assert obs.screenshot is not None and obs.screenshot.startswith(b"\x89PNG")
+    shown = _pixels(obs.screenshot)
+    assert shown[0] == (1280, 800) and shown == _pixels(env.page.screenshot())
+    tab = env.step(_click(_find(obs, "Open in a new tab"))).observation
+    assert tab.screenshot is not None and _pixels(tab.screenshot) != shown
+    assert _pixels(tab.screenshot) == _pixels(env.page.screenshot())
+
+
+def test_a_page_title_and_jquery_the_page_shadows_neither_break_an_observation(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    # <form name="title"> makes document.title that form; a jQuery that throws on ':animated'
+    obs = _open(env, "data:text/html," + quote(PAGES["/still"]))
+    assert obs.app == "Still page" and _field(obs, "Query").editable
+    still = env.step(Action(ActionType.WAIT, seconds=0.0))
+    assert still.error is None and still.observation.app == "Still page"

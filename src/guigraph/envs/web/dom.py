@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from guigraph.geometry import NORM_MAX, BBox
 from guigraph.types import UIElement
@@ -69,8 +69,11 @@ WALK_JS = r"""
   const SELECT = HTMLSelectElement.prototype;
   const W = window.innerWidth, H_ = window.innerHeight;
   const doc = document;
+  // The title comes along (one round trip for the whole observation), read through the
+  // prototype: a <form name="title"> is document.title.
+  const title = getter(D, 'title').call(doc);
   const root = (rootSel && D.querySelector.call(doc, rootSel)) || bodyOf.call(doc);
-  if (!root) return [W, H_, []];
+  if (!root) return [W, H_, [], title];
   const skip = skipSel ? Array.from(D.querySelectorAll.call(doc, skipSel)) : [];
   // The focused element, through shadow roots and same-origin frames.
   let active = activeOf.call(doc);
@@ -255,9 +258,24 @@ WALK_JS = r"""
     const x1 = inner > 0 && inner < W - 1 ? inner : W - 8;
     out.push(['scrollbar', '', '', '', false, false, false, true, true, x1, 0, W, H_]);
   }
-  return [W, H_, out];
+  return [W, H_, out, title];
 }
 """
+
+
+class Walk(NamedTuple):
+    """What one walk of a page read: the viewport's size, its elements and the page's title."""
+
+    width: int
+    height: int
+    elements: tuple[UIElement, ...]
+    title: str
+
+
+def read_walk(raw: Sequence[Any]) -> Walk:
+    """What ``WALK_JS`` returned, as a :class:`Walk`."""
+    width, height, elements = to_elements(raw)
+    return Walk(width, height, elements, str(raw[3] or ""))
 
 
 def to_elements(raw: Sequence[Any]) -> tuple[int, int, tuple[UIElement, ...]]:

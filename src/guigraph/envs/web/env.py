@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from guigraph.envs.base import Env, Evaluation, StepResult
 from guigraph.envs.conventions import WEB, Conventions
 from guigraph.envs.web import checks, dom, miniwob, taskfile
 from guigraph.envs.web.browser import Browser
+from guigraph.envs.web.devtools import DevTools
 from guigraph.envs.web.dialogs import Dialog, DialogDesk, overlay
 from guigraph.envs.web.origins import Origins, parse_rule
 from guigraph.envs.web.page_js import (
@@ -51,7 +53,7 @@ from guigraph.envs.web.page_js import (
     SELECT_FIELD_JS,
     SELECT_OPTION_JS,
 )
-from guigraph.envs.web.settle import NotSettled, PageActivity
+from guigraph.envs.web.settle import STATE_JS, NotSettled, PageActivity
 from guigraph.errors import ConfigError, EnvError
 from guigraph.geometry import Point, ScreenSize
 from guigraph.types import Action, ActionType, Observation, ScrollDirection, Task
@@ -60,6 +62,10 @@ DEFAULT_VIEWPORT = (1280, 800)
 LONG_PRESS_MS = 600
 #: Share of the viewport one scroll moves.
 SCROLL_SHARE = 0.6
+#: One round trip per observation: the DOM walk, and whether the page is done (loaded, still).
+OBSERVE_JS = f"(args) => [({dom.WALK_JS})(args), ({STATE_JS})()]"
+#: How often to look whether Playwright has announced a tab Chromium already opened.
+TAB_POLL_MS = 10
 #: Observing fails while a new document replaces the old one: settle and try again.
 OBSERVE_TRIES = 4
 _SCHEMES = ("http://", "https://", "file://", "about:", "data:")
@@ -122,6 +128,7 @@ class WebEnv(Env):
         self._last: Observation | None = None
         self._blank: bytes | None = None
         self._context_hooks: list[Callable[[Any], None]] = []
+        self._devtools = DevTools(self.timeout_ms)
 
     # The Env interface --------------------------------------------------------------------
     @property
@@ -186,8 +193,9 @@ class WebEnv(Env):
             else:
                 self._dialogs.trigger = action
                 error = self._act(action)
-            self._settle(started_action=action.type is not ActionType.WAIT)
-            observation = self._observe()
+            # The network is quiet: whether the page is done is read with the observation.
+            self._settle(started_action=action.type is not ActionType.WAIT, read_state=False)
+            observation = self._observe(settled=False)
         except Exception as exc:  # Playwright's Error and TimeoutError: data for the team
             return self._failure(exc)
         error = self._refused or error or self._left_task()
@@ -225,6 +233,7 @@ class WebEnv(Env):
         return checks.FinalPage(page.url, text, lambda css: page.locator(css).count())
 
     def close(self) -> None:
+        self._devtools.forget()
         self._context = self._page = self._activity = None
         self._opened.clear()
         self.browser.close()
@@ -331,7 +340,8 @@ class WebEnv(Env):
             return self.origins.refusal(url) or self._goto(url)
         if kind is ActionType.WAIT:
             seconds = 1.0 if action.seconds is None else action.seconds
-            self._page.wait_for_timeout(min(seconds, 10.0) * 1000)
+            if seconds > 0:  # a wait of 0 s only observes again
+                self._page.wait_for_timeout(min(seconds, 10.0) * 1000)
             return None
         return f"{kind.value} is not an action of the web"
 
@@ -387,11 +397,7 @@ class WebEnv(Env):
         """The URL back would open ("" when there is none), from the tab's own history
         (DevTools); None when the history cannot be read."""
         try:
-            session = self._page.context.new_cdp_session(self._page)
-            try:
-                history = session.send("Page.getNavigationHistory")
-            finally:
-                session.detach()
+            history = self._devtools.send(self._page, "Page.getNavigationHistory")
             index = int(history["currentIndex"])
             return str(history["entries"][index - 1]["url"]) if index > 0 else ""
         except Exception:  # not Chromium, or a page closing: go back and see
@@ -483,19 +489,36 @@ class WebEnv(Env):
         self._page.mouse.wheel(dx, dy)
         return None
 
-    def _settle(self, started_action: bool) -> None:
+    def _settle(self, started_action: bool, read_state: bool = True) -> None:
         """Let the page finish what the action started (``envs.web.settle``); a tab it opened
         becomes the page."""
+        self._await_tabs()
         self._follow_tabs()
         assert self._activity is not None
         try:
             self._activity.settle(
-                self.timeout_ms / 1000, started_action, lambda: self._dialogs.open is not None
+                self.timeout_ms / 1000,
+                started_action,
+                lambda: self._dialogs.open is not None,
+                read_state,
             )
         except NotSettled as exc:
             raise EnvError(str(exc)) from exc
         self._follow_tabs()
         self._confine()
+
+    def _await_tabs(self) -> None:
+        """Tabs the page opened that Chromium has and Playwright has not announced yet
+        (``envs.web.devtools``): waited for, so that the world follows them."""
+        page = self._page
+        deadline = time.monotonic() + self.timeout_ms / 1000
+        while (
+            self._devtools.tabs_opened(page) > len(self._opened)
+            and time.monotonic() < deadline
+            and not page.is_closed()
+        ):
+            page.wait_for_timeout(TAB_POLL_MS)
+        self._devtools.take_tabs()
 
     def _confine(self) -> None:
         """A page outside the task's origins (a link, a redirect, a tab it opened) is left
@@ -517,14 +540,17 @@ class WebEnv(Env):
                 self._page.goto("about:blank", timeout=self.timeout_ms)
 
     # Observing -----------------------------------------------------------------------------
-    def _observe(self) -> Observation:
+    def _observe(self, settled: bool = True) -> Observation:
+        """The page as it is; ``settled=False``: the settle before it left out the page's load
+        state and stillness, read here with the walk."""
         for attempt in range(OBSERVE_TRIES):
             try:
-                observation = self._observe_once()
+                observation = self._observe_once(settled or attempt > 0)
                 break
             except Exception:
-                # The document was replaced while it was read (a late redirect, a reload):
-                # let the new one settle and read again.
+                # The page was not done (still loading or animating), or the document was
+                # replaced while it was read (a late redirect, a reload): let it settle and
+                # read again.
                 if attempt == OBSERVE_TRIES - 1 or self._page.is_closed():
                     raise
                 self._settle(started_action=False)
@@ -534,26 +560,33 @@ class WebEnv(Env):
         self._last = observation
         return observation
 
-    def _observe_once(self) -> Observation:
+    def _observe_once(self, settled: bool) -> Observation:
+        """One observation; unless the page has just ``settled`` (as far as it will), a page
+        not done loading or animating is not observed (``_NotDone``)."""
         page = self._page
         skip = miniwob.SKIP if self._is_miniwob() else ""
-        width, height, elements = dom.to_elements(page.evaluate(dom.WALK_JS, ["", skip]))
+        raw, (ready, still) = page.evaluate(OBSERVE_JS, ["", skip])
+        if not settled and (ready != "complete" or not still):
+            raise _NotDone(f"the page is {ready}{'' if still else ', animating'}")
+        walk = dom.read_walk(raw)
         png = self._screenshot(page)
         url = page.url
         return Observation(
-            screen=ScreenSize(width, height),
+            screen=ScreenSize(walk.width, walk.height),
             screenshot=png,
-            elements=elements,
-            app=_app_of(url, page.title()),
+            elements=walk.elements,
+            app=_app_of(url, walk.title),
             activity=page_of(url),
         )
 
     def _screenshot(self, page: Any) -> bytes:
-        """The viewport as PNG through Playwright, which waits out a page's JS dialog: a
-        DevTools ``Page.captureScreenshot`` sent while a page opens a dialog on every load
-        never returns."""
-        png: bytes = page.screenshot(type="png", animations="disabled", caret="hide")
-        return png
+        """The viewport as PNG, straight from DevTools (``envs.web.devtools``); Playwright's
+        own capture when DevTools cannot answer (a page closing, a browser without it)."""
+        try:
+            return self._devtools.screenshot(page)
+        except Exception:
+            png: bytes = page.screenshot(type="png", animations="disabled", caret="hide")
+            return png
 
     def _size(self) -> tuple[int, int]:
         if self._last is not None:
@@ -611,6 +644,10 @@ class WebEnv(Env):
 
 
 _TEXT_JS = "() => document.body ? document.body.innerText : ''"
+
+
+class _NotDone(Exception):
+    """The page was read before it had finished loading or animating."""
 
 
 def _as_url(target: str) -> str | None:

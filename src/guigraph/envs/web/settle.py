@@ -28,14 +28,17 @@ ANIMATION_MS = 1000
 # True once no finite animation runs (CSS, or jQuery's, common on older pages): a click that
 # expands a section has not finished when it returns. Polled every frame, for at most
 # ANIMATION_MS (an endless animation does not hold the team up).
-QUIET_JS = """
-() => {
+_STILL = """
   const css = document.getAnimations ? document.getAnimations().some(a =>
     a.playState === 'running' && isFinite(a.effect?.getComputedTiming().endTime)) : false;
-  const jq = window.jQuery && window.jQuery.fn && window.jQuery(':animated').length > 0;
-  return !(css || jq);
-}
+  let jq = false;
+  try { jq = window.jQuery && window.jQuery.fn && window.jQuery(':animated').length > 0; }
+  catch (e) { /* a jQuery without effects knows no :animated */ }
 """
+QUIET_JS = "() => {" + _STILL + "  return !(css || jq);\n}"
+# The document's load state and whether it is still, in one round trip: a settled page is
+# done after this one call.
+STATE_JS = "() => {" + _STILL + "  return [document.readyState, !(css || jq)];\n}"
 
 
 class NotSettled(Exception):
@@ -78,8 +81,17 @@ class PageActivity:
             for kind, started in self._flight.values()
         )
 
-    def settle(self, timeout_s: float, started_action: bool, interrupted: Any = None) -> None:
-        """Wait until the page has settled; ``interrupted()`` true stops early (a dialog)."""
+    def settle(
+        self,
+        timeout_s: float,
+        started_action: bool,
+        interrupted: Any = None,
+        read_state: bool = True,
+    ) -> None:
+        """Wait until the page has settled; ``interrupted()`` true stops early (a dialog).
+        ``read_state=False`` ends once the network is quiet: the caller reads the load state
+        and stillness (``STATE_JS``) in the same round trip as its observation, and settles
+        again if the page is not done."""
         page = self.page
         deadline = time.monotonic() + timeout_s
         if started_action:
@@ -92,8 +104,10 @@ class PageActivity:
             if self.busy() or (time.monotonic() - self.last_event) * 1000 < QUIET_MS:
                 page.wait_for_timeout(POLL_MS)
                 continue
+            if not read_state:
+                return
             try:
-                ready = page.evaluate("document.readyState")
+                ready, still = page.evaluate(STATE_JS)
             except Exception:  # the document is being replaced right now
                 page.wait_for_timeout(POLL_MS)
                 continue
@@ -105,6 +119,8 @@ class PageActivity:
                     raise NotSettled(f"the page did not finish loading ({_line(exc)})") from exc
                 continue
             break
+        if still:
+            return
         try:  # still animating after a second: observe anyway
             page.wait_for_function(QUIET_JS, polling="raf", timeout=ANIMATION_MS)
         except Exception:
