@@ -47,6 +47,10 @@ PAGES = {
       <form name="title"><input name="q" aria-label="Query"></form>
       <script>window.jQuery = () => { throw new Error('unsupported pseudo: animated'); };
         window.jQuery.fn = {};</script></body></html>""",
+    "/sliding": """<html><body><button onclick="const panel = document.getElementById('panel');
+        panel.style.display = 'block'; panel.animate([{transform: 'translateX(-2000px)'},
+        {transform: 'translateX(0)'}], {duration: 400, easing: 'ease-out'});">Show</button>
+      <div id="panel" style="display: none"><button>Slid in</button></div></body></html>""",
     "/fields": """<html><body>
       <label>Title <input name="t" value="Old title"></label>
       <label>City <input name="c"></label>
@@ -289,3 +293,12 @@ def test_a_page_title_and_jquery_the_page_shadows_neither_break_an_observation(
     assert obs.app == "Still page" and _field(obs, "Query").editable
     still = env.step(Action(ActionType.WAIT, seconds=0.0))
     assert still.error is None and still.observation.app == "Still page"
+
+
+def test_what_an_animation_brings_is_observed_where_it_ends(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    obs = _open(env, f"{site[0]}/sliding")
+    shown = env.step(_click(_find(obs, "Show"))).observation
+    slid = _find(shown, "Slid in", role="button")
+    assert slid.bbox.x1 < 20 and slid.bbox.width > 5  # at its place, not on its way there
