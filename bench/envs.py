@@ -13,6 +13,12 @@ typing into the focused field, a scroll. A world that ends the episode is reset 
   (web: settle, DOM walk and screenshot; SimPhone: render);
 - act: a step with a real action (tap, type or scroll), action plus the observation after it.
 
+- observe CPU: the mean CPU time of an observe, over as many observes in a row after the mixed
+  steps (an observe right after an action would be charged with what the action started): this
+  process and every process under it (Playwright's driver, Chromium, the wiki's PHP server),
+  read from ``/proc`` between the steps. On a shared machine the wall time grows with the load;
+  the CPU time much less.
+
 Add a world with one line in ``WORLDS``: its name in the registry, a task it can set up, and
 the options ``make`` takes. ``android`` runs against the fake device (SimPhone behind a
 loopback ADB server, ``guigraph.testing.adb_server``): its figures are the protocol's and
@@ -75,6 +81,40 @@ def world_backend(name: str) -> Iterator[str | None]:
                 os.environ["ANDROID_ADB_SERVER_PORT"] = previous
 
 
+def _tree_cpu_s() -> float:
+    """CPU seconds used so far by the processes under this one (not this one: its own time is
+    ``time.process_time``), from ``/proc``; 0 where there is no ``/proc``."""
+    me, tick = os.getpid(), os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as file:
+                fields = file.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while we looked
+        pid = int(entry.name)
+        parents[pid], used[pid] = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+    total = 0.0
+    for pid, seconds in used.items():
+        parent, hops = parents.get(pid, 0), 0
+        while parent > 1 and parent != me and hops < 50:
+            parent, hops = parents.get(parent, 0), hops + 1
+        if parent == me:
+            total += seconds
+    return total
+
+
+def _observe_cpu(env: Env, cpu: list[float]) -> None:
+    """One observe (a wait of 0 s) and its CPU time: this process and those under it."""
+    tree, own = _tree_cpu_s(), time.process_time()
+    env.step(Action(ActionType.WAIT, seconds=0.0))
+    own = time.process_time() - own
+    cpu.append(own + _tree_cpu_s() - tree)
+
+
 def _action(obs: Observation, rng: random.Random) -> Action:
     elements = [e for e in obs.elements or () if e.clickable or e.editable]
     focused = obs.focused_element()
@@ -92,6 +132,7 @@ def measure(name: str, task_spec: str, options: dict[str, Any], steps: int, seed
     rng = random.Random(seed)
     observe: list[float] = []
     act: list[float] = []
+    observe_cpu: list[float] = []
     resets: list[float] = []
     try:
         episode = 0
@@ -118,6 +159,8 @@ def measure(name: str, task_spec: str, options: dict[str, Any], steps: int, seed
             if result.done:
                 episode += 1
                 _, obs = restart()
+        for _ in observe:
+            _observe_cpu(env, observe_cpu)
     finally:
         env.close()
     return {
@@ -125,6 +168,7 @@ def measure(name: str, task_spec: str, options: dict[str, Any], steps: int, seed
         "task": task_spec,
         "observe_ms": round(1000 * statistics.median(observe), 1),
         "act_ms": round(1000 * statistics.median(act), 1),
+        "observe_cpu_ms": round(1000 * statistics.mean(observe_cpu), 1),
         "reset_ms": round(1000 * statistics.median(resets), 1),
         "steps": len(observe) + len(act),
         "episodes": len(resets),
@@ -154,17 +198,21 @@ def main() -> None:
             print(json.dumps(row))
         else:
             print(
-                f"{row['world']:<10} observe {row['observe_ms']:>7.1f} ms   act "
-                f"{row['act_ms']:>7.1f} ms   reset {row['reset_ms']:>7.1f} ms   "
+                f"{row['world']:<10} observe {row['observe_ms']:>7.1f} ms "
+                f"(CPU {row['observe_cpu_ms']:.1f})   act {row['act_ms']:>7.1f} ms   "
+                f"reset {row['reset_ms']:>7.1f} ms   "
                 f"({row['steps']} steps, {row['episodes']} episodes, task {row['task']})"
             )
     for row in rows:
         run.figure(f"{row['world']}_observe_ms", row["observe_ms"])
+        run.figure(f"{row['world']}_observe_cpu_ms", row["observe_cpu_ms"])
     run.table(
-        f"Median per step, {args.steps} timed steps per world",
-        ["world", "task", "observe (ms)", "act (ms)", "reset (ms)", "episodes"],
-        [[r["world"], r["task"], r["observe_ms"], r["act_ms"], r["reset_ms"], r["episodes"]]
-         for r in rows],
+        f"Median wall time per step, {args.steps} timed steps per world; mean CPU time of an "
+        "observe",
+        ["world", "task", "observe (ms)", "observe CPU (ms)", "act (ms)", "reset (ms)",
+         "episodes"],
+        [[r["world"], r["task"], r["observe_ms"], r["observe_cpu_ms"], r["act_ms"],
+          r["reset_ms"], r["episodes"]] for r in rows],
     )  # fmt: skip
     run.save()
 
