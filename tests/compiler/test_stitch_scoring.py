@@ -95,3 +95,35 @@ def test_a_plan_tapping_a_thing_the_task_makes_new_costs_an_open_slot() -> None:
     assert stitch._taps_new_things([found], made) == 1
     assert stitch._taps_new_things([recorded], made) == 0  # the recorded label, not a value
     assert stitch._taps_new_things([found], "Log in and add a line to the page theatre") == 0
+
+
+def test_no_set_of_pieces_scores_above_the_sum_of_their_bounds() -> None:
+    """The stitch search skips a set whose pieces' bounds add up to no more than the best
+    score so far: that is the same search only if no set can score above its bound, what
+    ever its rewards and penalties (flow fed or not, words shared, priors, marked apps)."""
+    import itertools
+    import random
+
+    rng = random.Random(3)
+    words = ["note", "work", "artist", "price", "send", "dana", "city"]
+    sources = [ARTIST, PRICE]
+    pieces = [
+        _piece(
+            app,
+            claimed={w: rng.choice([1.0, 2.0]) for w in rng.sample(words, rng.randint(0, 4))},
+            produces=rng.sample(sources, rng.randint(0, 1)),
+            consumes=rng.sample(sources, rng.randint(0, 1)),
+            answers=rng.random() < 0.3,
+            penalty=rng.choice([0.0, 1.0]),
+            prior=rng.random() * stitch.PRIOR_WEIGHT,
+            puts=frozenset(rng.sample(words, rng.randint(0, 2))),
+        )
+        for app in ("Notes", "Tunes", "Shop", "Mail", "Chat", "Notes", "Tunes", "Shop")
+    ]
+    marked = frozenset({"Mail", "Chat"})
+    for size in (2, 3, 4):
+        for combo in itertools.combinations(pieces, size):
+            score = stitch._combo_score(list(combo), {"dana": 1}, True, marked)
+            missed = stitch.MISFIT_PENALTY * len(marked - {p.app for p in combo})
+            bound = sum(stitch._score_bound(p) for p in combo) + stitch.SEGMENT_COST - missed
+            assert score <= bound

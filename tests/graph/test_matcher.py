@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from guigraph.graph import matcher
 from guigraph.graph.matcher import (
     DualThresholdVerifier,
     MatchSettings,
@@ -129,3 +130,32 @@ def test_looks_alone_scores_are_cosines_so_revisits_add_no_exemplar() -> None:
     assert best.score == pytest.approx(1.0, abs=1e-5)
     assert best.score >= MatchSettings().exemplar_below
     assert best.score == pytest.approx(best.visual_similarity, abs=1e-5)
+
+
+def test_structure_vectors_are_scikit_learns_hashing_bit_for_bit() -> None:
+    """Worked out without scikit-learn's checks, the vectors stay those of its
+    ``FeatureHasher`` and l2 ``normalize``: a KB built before finds the same screens. A small
+    dimension makes tokens share buckets (two and three to one), zero weights are skipped."""
+    import random
+
+    from sklearn.preprocessing import normalize
+
+    rng = random.Random(0)
+    vocab = [f"{r}:{n}" for r in ("button", "textview", "switch") for n in range(12)] + ["ü:é"]
+    for dim in (4, 16, 64):
+        for _ in range(300):
+            tokens = [
+                (rng.choice(vocab), rng.choice([1.0, 0.3, 0.1, 0.0]))
+                for _ in range(rng.randint(1, 30))
+            ]
+            expected = normalize(
+                matcher._structure_hasher(dim).transform([tokens]), norm="l2"
+            ).toarray()
+            got = structure_vectors([tokens], dim)
+            assert got.dtype == np.float32
+            assert np.array_equal(got[0], np.asarray(expected[0], dtype=np.float32))
+    plain = structure_vectors([["button:ok", "textview:title"], []], 64)
+    assert np.array_equal(
+        plain[0], structure_vectors([[("button:ok", 1.0), ("textview:title", 1.0)]], 64)[0]
+    )
+    assert not plain[1].any()

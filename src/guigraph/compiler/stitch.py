@@ -10,6 +10,7 @@ types a value read off another app's screen comes after the segment that reads i
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -431,6 +432,9 @@ REPEATED_VALUE_PENALTY = 1.0
 #: A piece reads the field the task asks for and no piece types it (``_combo_score``).
 UNUSED_ANSWER_PENALTY = 1.0
 PRIOR_WEIGHT = 0.3
+#: Added to a bound before it is compared: sums of floats in another order may differ by
+#: far less.
+BOUND_SLACK = 1e-6
 STITCH_MARGIN = 1.0
 
 
@@ -451,11 +455,21 @@ def _stitch(
     pieces = _distinct(pieces)[:CANDIDATE_PIECES]
     said = content_word_counts(context.instruction)
     best: tuple[float, list[_Piece]] | None = None
+    bounds = {id(p): _score_bound(p) for p in pieces}
     for size in range(2, MAX_PIECES + 1):
         pool = pieces if size < MAX_PIECES else _best_per_app(pieces)
         for combo in itertools.combinations(pool, size):
             if len({p.app for p in combo}) < size or len({p.trace.episode_id for p in combo}) < 2:
                 continue  # one app twice, or one trace's own segments: the single option
+            if (
+                best is not None
+                and sum(bounds[id(p)] for p in combo)
+                + SEGMENT_COST
+                - (MISFIT_PENALTY * len(context.marked - {p.app for p in combo}))
+                + BOUND_SLACK
+                <= best[0]
+            ):
+                continue  # cannot score above the best: only a higher score replaces it
             score = _combo_score(list(combo), said, context.asks_for_a_field, context.marked)
             if best is None or score > best[0]:
                 best = (score, list(combo))
@@ -466,6 +480,15 @@ def _stitch(
     return PlanChoice(
         _join(ordered, context), [p.trace.episode_id for p in ordered], best[0], True, covered
     )
+
+
+def _score_bound(piece: _Piece) -> float:
+    """The most ``piece`` can add to a set's ``_combo_score``: every word it claims newly
+    covered, the flow bonus if it types a value read elsewhere, none of the penalties. The
+    search skips a set whose pieces' bounds add up to no more than the best score so far
+    (thousands of sets per plan, most far below it)."""
+    claimed = sum(max(0.0, weight) for weight in piece.claimed.values())
+    return claimed + piece.gain_base + piece.prior + (FLOW_BONUS if piece.consumes else 0.0)
 
 
 def _distinct(pieces: list[_Piece], per_app: int = PIECES_PER_APP) -> list[_Piece]:
@@ -658,26 +681,41 @@ def _new_weight(claimed: dict[str, float], covered: dict[str, float]) -> float:
 def _context_words(old_instruction: str, part: Sequence[ScriptStep], trace: Trace) -> set[str]:
     """Words of the donor instruction next to the values this segment used: a few words
     either side and, when the donor did several things, the whole clause holding a value."""
+    values = tuple(
+        value
+        for step in part
+        for value in (
+            *(
+                trace.values.get(key, "")
+                for key in map(step.slot_key, (slot for slot, _ in step.template.text_sources))
+                if key is not None
+            ),
+            step.template.target_label,
+        )
+    )
+    return set(_words_beside(old_instruction, values, tables.default()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _words_beside(
+    old_instruction: str, values: tuple[str, ...], language: tables.Language
+) -> frozenset[str]:
+    """``_context_words`` of the donor's values, read in ``language`` (the active one): the
+    same for a segment in every plan that weighs it, so worked out once."""
     tokens = [w.lower() for w in words(old_instruction)]
     found: set[str] = set()
-    for step in part:
-        recorded = [
-            trace.values.get(key, "")
-            for key in map(step.slot_key, (slot for slot, _ in step.template.text_sources))
-            if key is not None
-        ]
-        for value in (*recorded, step.template.target_label):
-            value_words = [w.lower() for w in words(value)]
-            if not value_words:
-                continue
-            # The part of the donor that holds the value, whole ("text what it says to Chen").
-            found |= _clause_words(old_instruction, value)
-            for start in range(len(tokens) - len(value_words) + 1):
-                if tokens[start : start + len(value_words)] == value_words:
-                    lo = max(0, start - CONTEXT_WINDOW)
-                    hi = start + len(value_words) + CONTEXT_WINDOW
-                    found |= set(tokens[lo:start]) | set(tokens[start + len(value_words) : hi])
-    return found - stopwords()
+    for value in values:
+        value_words = [w.lower() for w in words(value)]
+        if not value_words:
+            continue
+        # The part of the donor that holds the value, whole ("text what it says to Chen").
+        found |= _clause_words(old_instruction, value)
+        for start in range(len(tokens) - len(value_words) + 1):
+            if tokens[start : start + len(value_words)] == value_words:
+                lo = max(0, start - CONTEXT_WINDOW)
+                hi = start + len(value_words) + CONTEXT_WINDOW
+                found |= set(tokens[lo:start]) | set(tokens[start + len(value_words) : hi])
+    return frozenset(found - stopwords())
 
 
 def _clause_words(instruction: str, value: str) -> set[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -190,16 +191,65 @@ def describe(views: list[ScreenView], encoder: TextEncoder) -> list[StateDescrip
 
 
 def structure_vectors(
-    token_lists: list[list[tuple[str, float]]] | list[list[str]], dim: int
+    token_lists: Sequence[Sequence[tuple[str, float] | str]], dim: int
 ) -> np.ndarray:
     """Each list of (token, weight) (or plain tokens, weight 1) as a unit vector of hashed
-    weights (no fitting: build-order free)."""
+    weights (no fitting: build-order free): scikit-learn's ``FeatureHasher`` (no alternate
+    sign) then its l2 ``normalize``, bit for bit. Worked out here, and remembered per token
+    list, because the agent describes every screen it sees: through scikit-learn's argument
+    checks that cost about a millisecond a screen."""
+    import numpy as np
+
+    rows = np.zeros((len(token_lists), dim), dtype=np.float32)
+    for row, tokens in enumerate(token_lists):
+        pairs = tuple(t if isinstance(t, tuple) else (t, 1.0) for t in tokens)
+        rows[row] = _hashed_unit(pairs, dim)
+    return rows
+
+
+@functools.lru_cache(maxsize=4096)
+def _hashed_unit(pairs: tuple[tuple[str, float], ...], dim: int) -> np.ndarray:
+    """One token list's vector (read-only: it is shared by every screen with these tokens)."""
+    import numpy as np
+
+    buckets: dict[int, list[np.float32]] = {}
+    for token, weight in pairs:
+        if weight != 0:  # FeatureHasher skips zeros
+            buckets.setdefault(_bucket(token, dim), []).append(np.float32(weight))
+    vector = np.zeros(dim, dtype=np.float32)
+    if any(len(summed) > 2 for summed in buckets.values()):
+        # Three tokens in one bucket: scipy sums them in an order of its own sort.
+        vector[:] = _hashed_by_sklearn(pairs, dim)
+    elif buckets:
+        order = sorted(buckets)
+        data = [summed[0] if len(summed) == 1 else summed[0] + summed[1] for summed in (
+            buckets[i] for i in order)]  # fmt: skip
+        # normalize(norm="l2") on the sorted row: float32 squares summed in order into a
+        # double, then each value divided in double precision.
+        total = 0.0
+        for value in data:
+            total += float(value * value)
+        if total != 0.0:
+            norm = math.sqrt(total)
+            vector[order] = [np.float32(float(value) / norm) for value in data]
+    vector.flags.writeable = False
+    return vector
+
+
+def _bucket(token: str, dim: int) -> int:
+    """FeatureHasher's column of ``token``."""
+    from sklearn.utils import murmurhash3_32
+
+    h = int(murmurhash3_32(token, seed=0))
+    return (2147483647 - (dim - 1)) % dim if h == -2147483648 else abs(h) % dim
+
+
+def _hashed_by_sklearn(pairs: tuple[tuple[str, float], ...], dim: int) -> np.ndarray:
     import numpy as np
     from sklearn.preprocessing import normalize
 
-    pairs = [[t if isinstance(t, tuple) else (t, 1.0) for t in tokens] for tokens in token_lists]
-    hashed = _structure_hasher(dim).transform(pairs)
-    return np.asarray(normalize(hashed, norm="l2").toarray(), dtype=np.float32)
+    hashed = _structure_hasher(dim).transform([list(pairs)])
+    return np.asarray(normalize(hashed, norm="l2").toarray(), dtype=np.float32)[0]
 
 
 @functools.cache
