@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracle
 
-from tests.eval.slot_oracle import SlotOracle
+from tests.eval.slot_oracle import SlotOracle, recorded_tasks
 
 import benchrun
 from guigraph.choices import SlotFilling
@@ -45,6 +45,13 @@ from guigraph.llm.config import ModelConfig
 from guigraph.testing import FakeModelServer
 
 KINDS = ("reworded", "recorded", "pairing")
+#: The model filler's counts (``FillerCounts``) shown, with their columns' names.
+COUNTS = {
+    "calls": "calls", "failed_timeout": "failed: timed out", "failed_unparsed": "failed: not JSON",
+    "failed_server": "failed: other", "answered": "taken", "refused_unsaid": "refused: not said",
+    "refused_type": "refused: type", "refused_kind": "refused: other kind",
+    "unanswered": "not given",
+}  # fmt: skip
 #: Generous for a 135M model on two shared cores: one call carries every slot of a task.
 LIVE_SETTINGS = {"timeout_s": 300.0, "max_tokens": 200, "max_attempts": 1}
 
@@ -60,8 +67,7 @@ def row(name: str, report: dict[str, Any]) -> list[Any]:
     successes = sum(report[kind]["graph"]["successes"] for kind in KINDS)
     return [
         name, *(sr(report, kind) for kind in KINDS), f"{successes / episodes:.3f}",
-        filled.get("calls", 0), filled.get("failed_calls", 0), filled.get("answered", 0),
-        filled.get("refused", 0), filled.get("unanswered", 0),
+        *(filled.get(count, 0) for count in COUNTS),
     ]  # fmt: skip
 
 
@@ -136,7 +142,8 @@ def main() -> None:
     used_seeds, _ = prepare_kb(args.out, demo, SilentReporter())
     cases, items = plan(packaged().half(Half.DEV), Half.DEV, rules, used_seeds)
     rows = [row("typed rules", run_generalize(args.out, rules))]
-    with FakeModelServer(SlotOracle(item_task(items[c.item_id], c.seed) for c in cases)) as fake:
+    tasks = [item_task(items[c.item_id], c.seed) for c in cases]
+    with FakeModelServer(SlotOracle(tasks, recorded_tasks(args.out / "logs"))) as fake:
         oracle = ModelConfig(model="test-model", base_url=fake.base_url).to_dict()
         by_oracle = GeneralizeConfig(demo, Half.DEV, memories=("graph",),
                                      slot_filler=SlotFilling.MODEL, model=oracle)  # fmt: skip
@@ -158,8 +165,7 @@ def main() -> None:
         bench.figure(f"sr:{name}", float(value[4]))
     bench.table(
         "Development half, graph memory: SR per kind and the model filler's values",
-        ["slot filler", *KINDS, "all", "calls", "failed calls", "taken", "refused",
-         "not given"],
+        ["slot filler", *KINDS, "all", *COUNTS.values()],
         rows,
     )  # fmt: skip
     for line in rows:

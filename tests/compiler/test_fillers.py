@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from guigraph.cli.main import app
@@ -69,7 +70,45 @@ def test_a_failed_call_leaves_every_slot_to_the_rules() -> None:
         filler = _filler(server)
         filler.prepare(TASK, [DONOR])
         assert filler.fill(_request("06:30")) == "07:30"
-    assert filler.counts.failed_calls == 1 and filler.counts.answered == 0
+    counts = filler.counts
+    assert (counts.failed_calls, counts.failed_server, counts.answered) == (1, 1, 0)
+    assert counts.unanswered == 0  # the model was never asked: no value was withheld
+
+
+@pytest.mark.parametrize(
+    ("reply", "timeout_s", "kind"),
+    [
+        (Reply.slow(3.0, json.dumps({"slot1": "07:30"})), 0.5, "failed_timeout"),
+        (Reply.of('{"slot1": "07:30", "slot2": "lau'), 30.0, "failed_unparsed"),  # cut short
+        (Reply.of('["07:30", "laundry"]'), 30.0, "failed_unparsed"),  # JSON, no object
+    ],
+)
+def test_a_failed_call_is_counted_by_what_failed(reply: Reply, timeout_s: float, kind: str) -> None:
+    with FakeModelServer([reply]) as server:
+        config = ModelConfig(model="test-model", base_url=server.base_url, max_attempts=1,
+                             timeout_s=timeout_s)  # fmt: skip
+        filler = ModelFiller(ChatClient(config), {})
+        filler.prepare(TASK, [DONOR])
+        assert filler.fill(_request("06:30")) == "07:30"  # the rules' value
+    counts = filler.counts.to_dict()
+    assert counts["failed_calls"] == counts[kind] == 1
+    assert sum(v for k, v in counts.items() if k.startswith("failed_")) == 2  # the total + one
+
+
+def test_a_refused_value_is_counted_by_why() -> None:
+    # the label slot: a time (not its type), a word the task does not say, a value of another
+    # kind where the slot is
+    foreign = {"laundry"}
+    for given, why in (("07:30", "refused_type"), ("Gym", "refused_unsaid"),
+                       ("laundry", "refused_kind")):  # fmt: skip
+        with FakeModelServer([Reply.of(json.dumps({"slot2": given}))]) as server:
+            filler = _filler(server)
+            filler.prepare(TASK, [DONOR])
+            request = SlotRequest("Meds", RECORDED, TASK, foreign=lambda v: v.lower() in foreign)
+            filler.fill(request)
+        counts = filler.counts.to_dict()
+        assert counts["refused"] == counts[why] == 1, (given, counts)
+        assert "refused (" in filler.counts.describe()
 
 
 def _oracle(body: dict[str, Any]) -> Reply:
@@ -97,7 +136,7 @@ def test_run_with_the_model_filler_succeeds_and_counts_what_it_did(simphone_kb: 
     assert result.exit_code == 0, result.output
     assert "success: yes" in result.output
     assert re.search(
-        r"slot filler: 1 call\(s\) \(0 failed\); [1-9]\d* value\(s\) taken", result.output
+        r"slot filler: 1 call\(s\) \(0 failed: .*\); [1-9]\d* value\(s\) taken", result.output
     )
 
 

@@ -122,7 +122,8 @@ def _print(console: Console, report: dict[str, Any], out: Path) -> None:
     if filled.get("filler") == "model":
         who += (
             f", model slot filler ({filled['answered']} values taken, {filled['refused']} "
-            f"refused, {filled['failed_calls']} failed calls)"
+            f"refused, {filled['failed_calls']} failed calls: {filled['failed_timeout']} timed "
+            f"out, {filled['failed_unparsed']} not JSON)"
         )
     table = Table(title=f"Generalization benchmark, {report['half']} half{who}: SR")
     table.add_column("kind")

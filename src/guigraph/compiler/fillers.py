@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from guigraph.compiler.slots import fill_slot
-from guigraph.errors import GuigraphError
+from guigraph.errors import GuigraphError, ResponseParseError
 
 if TYPE_CHECKING:
     from guigraph.graph.records import SlotKey, Trace
@@ -104,23 +104,53 @@ class _Asked:
 
 @dataclass
 class FillerCounts:
-    """What the model filler did, for a run's report."""
+    """What the model filler did, for a run's report: its calls and why any failed, the values
+    it gave and why any were refused."""
 
     calls: int = 0
-    failed_calls: int = 0
-    answered: int = 0  # values the model gave and the types accepted
-    refused: int = 0  # values the model gave and the types refused
+    failed_calls: int = 0  # every failed call, of the three kinds below
+    failed_timeout: int = 0  # no reply in time
+    failed_unparsed: int = 0  # a reply that is no JSON object (cut short, or prose)
+    failed_server: int = 0  # any other failure (unreachable, an HTTP error)
+    answered: int = 0  # values the model gave and the checks accepted
+    refused: int = 0  # values the model gave and the checks refused, of the three kinds below
+    refused_unsaid: int = 0  # not words of the task
+    refused_type: int = 0  # not of the slot's type (a name for a time)
+    refused_kind: int = 0  # of another kind where the slot is (a city where a product goes)
     unanswered: int = 0  # slots the model gave no value for
 
     def to_dict(self) -> dict[str, int]:
         return dict(vars(self))
 
+    def failed(self, error: GuigraphError | None) -> None:
+        """A call that failed with ``error`` (None: its reply was JSON but no object)."""
+        self.failed_calls += 1
+        if error is None or isinstance(error, ResponseParseError):
+            self.failed_unparsed += 1
+        elif _timed_out(error):
+            self.failed_timeout += 1
+        else:
+            self.failed_server += 1
+
     def describe(self) -> str:
         return (
-            f"{self.calls} call(s) ({self.failed_calls} failed); {self.answered} value(s) "
-            f"taken, {self.refused} refused by the slot types, {self.unanswered} not given "
+            f"{self.calls} call(s) ({self.failed_calls} failed: {self.failed_timeout} timed "
+            f"out, {self.failed_unparsed} not JSON, {self.failed_server} other); "
+            f"{self.answered} value(s) taken, {self.refused} refused ({self.refused_unsaid} "
+            f"not said by the task, {self.refused_type} not of the slot's type, "
+            f"{self.refused_kind} of another kind there), {self.unanswered} not given "
             "(the rules filled those)"
         )
+
+
+def _timed_out(error: BaseException) -> bool:
+    """A call given up for want of a reply in time (the SDK's timeout, or ours)."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, TimeoutError) or type(cause).__name__ == "APITimeoutError":
+            return True
+        cause = cause.__cause__
+    return False
 
 
 @dataclass
@@ -145,11 +175,12 @@ class ModelFiller:
         if not asked:
             return
         reply = self._ask(instruction, asked)
+        if reply is None:  # a failed call: every slot is the rules' (none counted as not given)
+            return
         for slot in asked:
             key = (slot.recorded_instruction, slot.recorded)
             self._types[key] = slot.slot_type
-            value = reply.get(slot.name) if isinstance(reply, dict) else None
-            self._answers[key] = value.strip() if isinstance(value, str) and value.strip() else None
+            self._answers[key] = _given(reply.get(slot.name))
 
     def _slots(self, donors: Sequence[Trace]) -> list[_Asked]:
         asked: dict[tuple[str, str], _Asked] = {}
@@ -161,7 +192,7 @@ class ModelFiller:
                     asked[pair] = _Asked(name, value, trace.instruction, self.types.get(key))
         return list(asked.values())
 
-    def _ask(self, instruction: str, asked: Sequence[_Asked]) -> dict[str, Any]:
+    def _ask(self, instruction: str, asked: Sequence[_Asked]) -> dict[str, Any] | None:
         from guigraph.llm.messages import user
 
         lines = [
@@ -184,10 +215,14 @@ class ModelFiller:
         try:
             reply = self.client.complete_json([user(prompt)], json_schema=schema)
         except GuigraphError as exc:  # a failed call leaves every slot to the rules
-            self.counts.failed_calls += 1
+            self.counts.failed(exc)
             log.info("slot filler: the model call failed (%s); the rules fill the slots", exc)
-            return {}
-        return reply if isinstance(reply, dict) else {}
+            return None
+        if not isinstance(reply, dict):
+            self.counts.failed(None)
+            log.info("slot filler: the model's reply is no object; the rules fill the slots")
+            return None
+        return reply
 
     def fill(self, request: SlotRequest) -> str | None:
         key = (request.recorded_instruction, request.recorded)
@@ -198,17 +233,32 @@ class ModelFiller:
             self.counts.unanswered += 1
             return self.fallback.fill(request)
         said = as_said(value, request.instruction)
-        slot_type = self._types.get(key)
-        refused = (
-            said is None
-            or (slot_type is not None and not slot_type.accepts(said))
-            or (request.foreign is not None and request.foreign(said))
-        )
-        if refused:
+        refusal = self._refusal(said, self._types.get(key), request)
+        if refusal is not None:
             self.counts.refused += 1
+            setattr(self.counts, refusal, getattr(self.counts, refusal) + 1)
             return self.fallback.fill(request)
         self.counts.answered += 1
         return said
+
+    @staticmethod
+    def _refusal(said: str | None, slot_type: SlotType | None, request: SlotRequest) -> str | None:
+        """Why the value the task says for the model (None: it does not) is refused, as the
+        count it adds to; None if it is taken."""
+        if said is None:
+            return "refused_unsaid"
+        if slot_type is not None and not slot_type.accepts(said):
+            return "refused_type"
+        if request.foreign is not None and request.foreign(said):
+            return "refused_kind"
+        return None
+
+
+def _given(value: Any) -> str | None:
+    """A value of the reply as text (a number given as one is given), or None for none."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    return (value.strip() or None) if isinstance(value, str) else None
 
 
 def as_said(value: str, instruction: str) -> str | None:
