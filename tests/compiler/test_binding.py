@@ -165,6 +165,11 @@ def test_a_search_typed_with_part_of_a_name_types_the_new_name_whole() -> None:
     lower = bind(steps, trace, "Watch the video cat tricks for beginners", values)
     assert lower.steps[1].label == "cat tricks for beginners"
     assert lower.steps[0].text == "Bike" and lower.unfilled == 1
+    # A task written all in lower case (speech to text) tells no name by its case: the
+    # search types the task's whole title.
+    spoken = values.casing.restore("watch the video cat tricks for beginners")
+    heard = bind(steps, trace, spoken, values)
+    assert heard.steps[0].text == "cat tricks for beginners" and heard.unfilled == 0
 
 
 def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -> None:

@@ -404,6 +404,22 @@ def test_a_name_that_a_reworded_run_holds_is_taken_whole() -> None:
     )
 
 
+def test_a_title_with_its_recorded_tail_keeps_its_words_in_lower_case() -> None:
+    """Speech to text: no capital tells where the title starts; its unchanged tail ("for
+    beginners") after unchanged words ("watch") does: as many words as it had."""
+    old = "Watch the video Bike Repair for beginners"
+    for new in ("i want to watch cat compilation for beginners",
+                "watch the viewtube clip cat compilation for beginners"):  # fmt: skip
+        assert align_value("Bike Repair for beginners", old, new) == (
+            "cat compilation for beginners"
+        )
+    # No unchanged word before the run: its first words are no title's ("count down").
+    video = "Watch the video Bike Repair in 5 minutes"
+    assert align_value("Bike Repair in 5 minutes", video, "Count down 3 minutes for me") != (
+        "Count down 3 minutes"
+    )
+
+
 def test_a_title_opening_with_a_name_drops_the_description_before_the_new_name() -> None:
     old = "Play 'Pasta Recipe in 5 minutes' on ViewTube"
     for new, title in (

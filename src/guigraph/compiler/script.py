@@ -321,9 +321,11 @@ def _bind(
         whole = next((t for t in tapped if _part_of(recorded, t[0])), None) if new is None else None
         if whole is None:
             return new
-        # Only a value of the same case: a name's part stands for a name.
+        # Only a value of the same case: a name's part stands for a name. A task written all
+        # in lower case (speech to text: ``lowered``) tells no name by its case.
         found = fill(*whole)
-        return found if found and found[:1].isupper() == recorded[:1].isupper() else None
+        same_case = found is not None and found[:1].isupper() == recorded[:1].isupper()
+        return found if found and (same_case or lowered) else None
 
     new_words = content_words(instruction)
     lowered = values.casing.restored(instruction)

@@ -467,6 +467,15 @@ def _map_span(
     proportional start falls on "Compilation". A sentence's first word is capitalized
     whatever it is, so no name."""
     new_start, new_end = _map_index(opcodes, start, False), _map_index(opcodes, end, True)
+    opening = _changed_run(opcodes, start)
+    same_tail = any(tag == "equal" and start < i1 < end <= i2 for tag, i1, i2, _, _ in opcodes)
+    if opening is not None and same_tail and _after_unchanged(opcodes, opening):
+        # A value whose last words are unchanged ("... for beginners") opens inside a run
+        # that changed length, after unchanged words: it keeps its words counted back from
+        # its tail, within the run, whatever the case ("watch [the video bike repair for
+        # beginners]" / "i want to watch [cat compilation for beginners]"; the
+        # proportional start is "compilation").
+        new_start = max(opening[3], new_end - (end - start))
     if old[start][:1].isupper() and new_start < len(new) and new[new_start][:1].isupper():
         run_start = next(
             (j1 for tag, i1, i2, j1, _ in opcodes if tag == "replace" and i1 < start < i2), None
@@ -478,6 +487,22 @@ def _map_span(
         ):
             new_start -= 1
     return new_start, new_end
+
+
+def _changed_run(opcodes: Sequence[Opcode], index: int) -> Opcode | None:
+    """The run that changed length with the word boundary ``index`` strictly inside it."""
+    return next(
+        (
+            op for op in opcodes
+            if op[0] == "replace" and op[1] < index < op[2] and op[2] - op[1] != op[4] - op[3]
+        ),
+        None,
+    )  # fmt: skip
+
+
+def _after_unchanged(opcodes: Sequence[Opcode], run: Opcode) -> bool:
+    k = list(opcodes).index(run)
+    return k > 0 and opcodes[k - 1][0] == "equal"
 
 
 def _map_index(opcodes: Sequence[Opcode], index: int, is_end: bool) -> int:
