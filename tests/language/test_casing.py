@@ -35,6 +35,12 @@ def casing() -> Casing:
         ("i want to listen to blue roads", "I want to listen to Blue Roads"),
         # the nearest recorded instruction has a one-word name there
         ("set an alarm for 07:30 called laundry", "Set an alarm for 07:30 called Laundry"),
+        # ... opening a longer run of the task's own words, the name a word no recorded text
+        # uses ("calendar" is one they write plain)
+        ("set an alarm for 07:30 called laundry, please",
+         "Set an alarm for 07:30 called Laundry, please"),
+        ("set an alarm for 07:30 called calendar time, please",
+         "Set an alarm for 07:30 called calendar time, please"),
         # a word no recorded text uses, the long form of a capitalized one
         ("add book club to my calendar on june 27 at 14:00",
          "Add book club to my calendar on June 27 at 14:00"),

@@ -162,11 +162,18 @@ class Casing:
         found: list[int] = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             said = lowered[j1:j2]
-            if tag != "replace" or i2 - i1 != j2 - j1 or not all(named[i1:i2]):
+            if tag != "replace" or not all(named[i1:i2]):
                 continue
+            if i2 - i1 != j2 - j1:
+                # A longer run opening with as many words no recorded text uses: the name,
+                # then words of the task's own ("named [standup]" / "named [laundry at 15:30,
+                # please]").
+                said = said[: i2 - i1]
+                if not all(w not in self.seen for w in said):
+                    continue
             if any(w in stop or self.lowered[w] > self.capitalized[w] for w in said):
                 continue
-            found.extend(range(j1, j2))
+            found.extend(range(j1, j1 + len(said)))
         return found
 
     def _long_form(self, word: str) -> bool:
