@@ -91,3 +91,25 @@ def test_an_added_user_is_read_from_the_users_file(wiki: DokuWiki) -> None:
         users.write("olga:$2y$10$x:Olga Park:olga.park@example.org:editors\n")
     verdict = checks.evaluate(drawn.spec.checks, drawn.values, {}, None)
     assert verdict is not None and verdict.success, verdict
+
+
+def test_a_wiki_in_a_relative_folder_starts_and_is_searchable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bench/workflow_dokuwiki.py --out runs/...`: DokuWiki resolves the prepended paths from
+    its own folder, so a relative root failed its indexer with an empty message."""
+    import urllib.request
+
+    monkeypatch.chdir(tmp_path)
+    with DokuWiki(PASSWORD, root=Path("relative/wiki")) as instance:
+        assert instance.root == tmp_path / "relative" / "wiki"
+        with urllib.request.urlopen(f"{instance.base_url}/doku.php?id=start", timeout=10) as page:
+            assert page.status == 200
+    assert _php_pids(instance.root) == []
+
+
+def test_an_indexer_failure_says_what_dokuwiki_printed() -> None:
+    from guigraph.envs.web.dokuwiki import _text_of
+
+    page = "<html><h1>DokuWiki Setup Error</h1>\n<p>The datadir ('pages') is not found</p></html>"
+    assert _text_of(page) == "DokuWiki Setup Error The datadir ('pages') is not found"

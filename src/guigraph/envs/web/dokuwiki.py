@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -100,7 +101,8 @@ class DokuWiki:
             raise ConfigError(f"no PHP ({php!r} is not on PATH): apt-get install php-cli")
         self.php, self.password = found, password
         self._own_root = root is None
-        self.root = Path(root or tempfile.mkdtemp(prefix="guigraph-dokuwiki-"))
+        # Absolute: DokuWiki reads the prepended paths from its own folder, not the caller's.
+        self.root = Path(root or tempfile.mkdtemp(prefix="guigraph-dokuwiki-")).resolve()
         self.pages = dict(PAGES if pages is None else pages)
         self.port = 0
         self._server: subprocess.Popen[bytes] | None = None
@@ -174,7 +176,8 @@ class DokuWiki:
             capture_output=True, timeout=120, check=False, env={"PATH": "/usr/bin:/bin"},
         )  # fmt: skip
         if done.returncode != 0:
-            raise EnvError(f"DokuWiki's indexer failed: {done.stderr.decode()[-300:]}")
+            said = (done.stderr or done.stdout).decode(errors="replace")
+            raise EnvError(f"DokuWiki's indexer failed: {_text_of(said)[-300:]}")
 
     def _wait_until_up(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -254,3 +257,8 @@ def _free_port() -> int:
     with contextlib.closing(socket.socket()) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def _text_of(output: str) -> str:
+    """What a PHP script printed, without the markup of DokuWiki's HTML error page."""
+    return " ".join(re.sub(r"<[^>]*>", " ", output).split())
