@@ -46,7 +46,8 @@ def demo(
         str,
         typer.Option(
             "--world",
-            help="simphone (the embedded phone), or web: MiniWoB++ in Chromium (extra web).",
+            help="simphone (the embedded phone), web: MiniWoB++ in Chromium (extra web), or "
+            "dokuwiki: Debian's DokuWiki served on 127.0.0.1, a person's demonstrations.",
         ),
     ] = "simphone",
     as_json: JsonResult = False,
@@ -109,6 +110,11 @@ def demo(
     from guigraph.envs.simphone.skins import skin_conventions
     from guigraph.eval.demo import DemoConfig, run_demo
 
+    if world == "dokuwiki":
+        memories = tuple(m.strip() for m in memory.split(",") if m.strip())
+        run_dir = out or Path("runs/demo-dokuwiki")
+        _dokuwiki_demo(run_dir, as_json, fresh, demos, eval_seeds, tasks, memories)
+        return
     if world != "simphone":
         chosen = tuple(t.strip() for t in templates.split(",") if t.strip())
         memories = tuple(m.strip() for m in memory.split(",") if m.strip())
@@ -176,6 +182,54 @@ def _world_demo(
         as_json,
         lambda reporter: run_world_demo(out, config, reporter),
         lambda console, report: _print_world_report(console, report, out),
+    )
+
+
+def _dokuwiki_demo(
+    out: Path, as_json: bool, fresh: bool, demos: int, seeds: int, tasks: str,
+    memories: tuple[str, ...],
+) -> None:  # fmt: skip
+    """The DokuWiki demo: at most 6 demonstrations per workflow and 8 cases per split (the
+    wiki's value pools), every workflow unless ``--tasks`` names some."""
+    from guigraph.envs.web.dokuwiki_values import WORKFLOWS
+    from guigraph.errors import GuigraphError
+    from guigraph.eval.dokuwiki_demo import DokuWikiDemoConfig, run_dokuwiki_demo
+
+    workflows = tuple(t.strip() for t in tasks.split(",") if t.strip() and t.strip() != "suite")
+    try:
+        config = DokuWikiDemoConfig(
+            demos=min(demos, 6), cases=min(seeds, 8), memories=memories,
+            workflows=workflows or WORKFLOWS,
+        )  # fmt: skip
+    except GuigraphError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--tasks/--memory") from exc
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    show_run(
+        as_json,
+        lambda reporter: run_dokuwiki_demo(out, config, reporter),
+        lambda console, report: _print_dokuwiki_report(console, report, out),
+    )
+
+
+def _print_dokuwiki_report(console: Console, report: dict[str, Any], out: Path) -> None:
+    from rich.table import Table
+
+    memories = list(report["mean_sr"])
+    table = Table(title="Success rate (SR) of the model-free team on DokuWiki")
+    table.add_column("workflow", no_wrap=True)
+    table.add_column("split", no_wrap=True)
+    for memory in memories:
+        table.add_column(memory, justify="right")
+    for workflow, splits in report["tasks"].items():
+        for split, rates in splits.items():
+            table.add_row(workflow, split, *(_cell(rates[m]) for m in memories))
+    table.add_section()
+    for split, rates in report["by_split"].items():
+        table.add_row("[bold]all[/bold]", split, *(f"{rates[m]:.2f}" for m in memories))
+    console.print(table)
+    console.print(
+        f"Run folder: {out} (results.jsonl, logs/, kb/); the wiki's files decide success."
     )
 
 
