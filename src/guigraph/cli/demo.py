@@ -176,13 +176,22 @@ def _world_demo(
         )  # fmt: skip
     except GuigraphError as exc:
         raise typer.BadParameter(str(exc), param_hint="--memory/--demos") from exc
-    if fresh and out.exists():
-        shutil.rmtree(out)
-    show_run(
-        as_json,
+    _show_demo(
+        out, fresh, as_json,
         lambda reporter: run_world_demo(out, config, reporter),
         lambda console, report: _print_world_report(console, report, out),
-    )
+    )  # fmt: skip
+
+
+def _show_demo(
+    out: Path, fresh: bool, as_json: bool,
+    run: Callable[[RichReporter], dict[str, Any]],
+    show: Callable[[Console, dict[str, Any]], None],
+) -> None:  # fmt: skip
+    """A world demo in ``out`` (emptied first with ``--fresh``), shown as ``show_run`` shows."""
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    show_run(as_json, run, show)
 
 
 def _dokuwiki_demo(
@@ -203,13 +212,11 @@ def _dokuwiki_demo(
         )  # fmt: skip
     except GuigraphError as exc:
         raise typer.BadParameter(str(exc), param_hint="--tasks/--memory") from exc
-    if fresh and out.exists():
-        shutil.rmtree(out)
-    show_run(
-        as_json,
+    _show_demo(
+        out, fresh, as_json,
         lambda reporter: run_dokuwiki_demo(out, config, reporter),
         lambda console, report: _print_dokuwiki_report(console, report, out),
-    )
+    )  # fmt: skip
 
 
 def _print_dokuwiki_report(console: Console, report: dict[str, Any], out: Path) -> None:

@@ -182,7 +182,7 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
         return None
     opcodes = _word_opcodes(old_instruction, new_instruction, _language())
     for start, end in _spans(old, value):
-        if _is_sentence(example, old_instruction):
+        if is_sentence(example, old_instruction):
             # Its start is the first capitalized word after the last unchanged words before
             # it ("write [Water the office plants]", "reading [Lessons are on Tuesday ...]").
             anchor = max((j2 for tag, _, i2, _, j2 in opcodes if tag == "equal" and i2 <= start),
@@ -231,11 +231,6 @@ _END_MARK = re.compile(r"[.!?](?=\s|$)")
 
 
 def is_sentence(example: str, instruction: str) -> bool:
-    """Whether ``example`` is a sentence of its own in ``instruction`` (``_is_sentence``)."""
-    return _is_sentence(example, instruction)
-
-
-def _is_sentence(example: str, instruction: str) -> bool:
     """Whether ``example`` is a sentence of its own in ``instruction`` ("append [Order more
     coffee.] at the end of the page"): three words or more, the first capitalized, two
     others not (a title capitalizes its words), ended by its own full stop (or "!", "?")."""
