@@ -8,8 +8,11 @@
 command that measures it; a figure without a result file is listed as not measured with that
 command, never dropped. A result the catalog does not list is shown after the catalog's. The
 README's table between ``<!-- benchmarks:headline -->`` and ``<!-- /benchmarks:headline -->``
-is the catalog's ``[[headline]]`` rows. A malformed result or catalog stops the render with
-one line naming the file, the field and what was expected.
+is the catalog's ``[[headline]]`` rows; each ``[[grid]]`` puts a result's table, a few of its
+columns in several side-by-side runs, folded, between ``<!-- benchmarks:MARKER -->`` and
+``<!-- /benchmarks:MARKER -->`` (every MiniWoB++ task with its SR, in a screen of README). A
+malformed result or catalog stops the render with one line naming the file, the field and what
+was expected.
 """
 
 from __future__ import annotations
@@ -95,9 +98,22 @@ class Headline(_Strict):
     format: str = ""  # a format spec for numbers, e.g. ".2f"
 
 
+class Grid(_Strict):
+    """A result's table shown in README: ``columns`` of the table titled ``table`` (a prefix),
+    ``per_row`` of its rows side by side, inside a folded ``<details>`` titled ``summary``."""
+
+    marker: str = Field(pattern=r"^[a-z0-9-]+$")
+    figure: str
+    table: str
+    columns: list[str] = Field(min_length=1)
+    per_row: int = Field(default=4, ge=1)
+    summary: str
+
+
 class Catalog(_Strict):
     figure: list[Figure]
     headline: list[Headline] = []
+    grid: list[Grid] = []
 
 
 def _one_line(path: Path, error: ValidationError) -> str:
@@ -138,6 +154,9 @@ def load_catalog(path: Path) -> Catalog:
     for headline in catalog.headline:
         if headline.figure not in names:
             raise RenderError(f"{path}: headline {headline.label!r}: no figure {headline.figure!r}")
+    for grid in catalog.grid:
+        if grid.figure not in names:
+            raise RenderError(f"{path}: grid {grid.marker!r}: no figure {grid.figure!r}")
     return catalog
 
 
@@ -269,11 +288,43 @@ def render_headline(catalog: Catalog, results: dict[str, Result]) -> str:
 
 def replace_headline(readme: str, block: str) -> str:
     """README's text with the table between the headline markers replaced by ``block``."""
-    start, end = readme.find(HEADLINE_START), readme.find(HEADLINE_END)
+    return replace_between(readme, HEADLINE_START, HEADLINE_END, block)
+
+
+def replace_between(text: str, start_marker: str, end_marker: str, block: str) -> str:
+    """``text`` with what lies between the two markers replaced by ``block`` (unchanged when
+    the markers are missing)."""
+    start, end = text.find(start_marker), text.find(end_marker)
     if start < 0 or end < start:
-        return readme
-    head = readme[: start + len(HEADLINE_START)]
-    return f"{head}\n{block}{readme[end:]}"
+        return text
+    head = text[: start + len(start_marker)]
+    return f"{head}\n{block}{text[end:]}"
+
+
+def grid_markers(grid: Grid) -> tuple[str, str]:
+    return f"<!-- benchmarks:{grid.marker} -->", f"<!-- /benchmarks:{grid.marker} -->"
+
+
+def render_grid(grid: Grid, results: dict[str, Result]) -> str:
+    """The grid's folded table: its columns, ``per_row`` of the result table's rows a line."""
+    result = results.get(grid.figure)
+    if result is None:
+        return f"<details><summary>{grid.summary}: not measured</summary></details>\n"
+    where = f"bench/results/{grid.figure}.json"
+    found = next((t for t in result.tables if t.title.startswith(grid.table)), None)
+    if found is None:
+        raise RenderError(f"{where}: tables: no table titled {grid.table!r}... ({grid.marker})")
+    missing = [c for c in grid.columns if c not in found.columns]
+    if missing:
+        raise RenderError(f"{where}: table {grid.table!r}: no column {missing[0]!r}")
+    picked = [[row[found.columns.index(c)] for c in grid.columns] for row in found.rows]
+    lines: list[list[Cell]] = []
+    for first in range(0, len(picked), grid.per_row):
+        chunk = picked[first : first + grid.per_row]
+        chunk += [[""] * len(grid.columns)] * (grid.per_row - len(chunk))
+        lines.append([c for row in chunk for c in row])
+    body = "\n".join(table(grid.columns * grid.per_row, lines))
+    return f"<details><summary>{grid.summary}</summary>\n\n{body}\n\n</details>\n"
 
 
 # -- The command ----------------------------------------------------------------------------
@@ -308,6 +359,8 @@ def render_files(
     if readme.exists():
         text = readme.read_text(encoding="utf-8")
         new = replace_headline(text, render_headline(catalog, results))
+        for grid in catalog.grid:
+            new = replace_between(new, *grid_markers(grid), render_grid(grid, results))
         if new != text:
             out[readme] = new
     return out

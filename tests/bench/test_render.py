@@ -173,3 +173,36 @@ def test_benchmarks_md_and_readme_are_what_the_stored_results_render() -> None:
     )  # fmt: skip
     for path, text in files.items():
         assert path.read_text() == text, f"{path.name} is out of date: run `make benchmarks`"
+
+
+GRID = """
+[[grid]]
+marker = "per-step"
+figure = "loop"
+table = "Per step"
+columns = ["what"]
+per_row = 2
+summary = "Every step"
+"""
+
+
+def test_a_grid_folds_every_row_of_a_result_table_into_readme(folder: Path) -> None:
+    (folder / "catalog.toml").write_text(CATALOG + GRID)
+    readme = folder / "README.md"
+    markers = "<!-- benchmarks:per-step -->\nold\n<!-- /benchmarks:per-step -->\n"
+    readme.write_text(f"# Tool\n\n{markers}")
+    args = ["--catalog", str(folder / "catalog.toml"), "--results", str(folder / "results"),
+            "--benchmarks", str(folder / "BENCHMARKS.md"), "--readme", str(readme)]  # fmt: skip
+    assert render.main(args) == 0
+    text = readme.read_text()
+    assert "old" not in text and "<details><summary>Every step</summary>" in text
+    # Both rows of the table, side by side, the pipe in a cell escaped.
+    assert "| what | what |" in text and "| overhead | plan \\| decide |" in text
+    assert text.endswith("</details>\n<!-- /benchmarks:per-step -->\n")
+
+
+def test_a_grid_naming_a_column_the_table_lacks_is_named(folder: Path) -> None:
+    (folder / "catalog.toml").write_text(CATALOG + GRID.replace('["what"]', '["task"]'))
+    catalog = render.load_catalog(folder / "catalog.toml")
+    with pytest.raises(render.RenderError, match=r"loop\.json: table 'Per step': no column 'task'"):
+        render.render_grid(catalog.grid[0], render.load_results(folder / "results"))
