@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from guigraph.compiler import fillers
+from guigraph.compiler import fillers, lists
 from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
@@ -192,7 +192,10 @@ def bind(
     args = (steps, trace, instruction, values, {} if cache is None else cache, aliases, read_fields)
     with tables.using(tables.of(instruction)):
         binding, leftover = _bind(*args)
-        return binding if leftover is None else _bind(*args, leftover=leftover)[0]
+        if leftover is not None:
+            binding = _bind(*args, leftover=leftover)[0]
+    # A recorded step repeated per item of a list the task names ("Select A, B and C").
+    return lists.repeat_per_item(binding, trace.instruction, instruction)
 
 
 @dataclass(frozen=True, slots=True)

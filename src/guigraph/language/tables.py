@@ -48,6 +48,10 @@ class Language:
     answer_verbs: frozenset[str] = frozenset()
     #: Words joining the parts of a task ("open the note and text it").
     clause_joiners: tuple[str, ...] = ()
+    #: Words joining the items of an enumeration besides commas ("A, B and C", "A or B").
+    list_joiners: tuple[str, ...] = ()
+    #: Words that stand for an enumeration of no items ("Select nothing").
+    empty_list_words: frozenset[str] = frozenset()
     #: Words that give a thing its name, which follows them ("a page named garden").
     naming_words: frozenset[str] = frozenset()
     #: Words that mark the thing they describe as one to make, not one to find ("a new page").
