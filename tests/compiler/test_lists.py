@@ -129,3 +129,9 @@ def test_a_recorded_single_value_reads_a_list_only_where_commas_make_one() -> No
     assert new_items(run, "Find Summer Skies, Gold in Tunes and play it") == (
         "Summer Skies", "Gold",
     )  # fmt: skip
+
+
+def test_items_ticked_in_another_order_than_said_are_one_run() -> None:
+    steps, _ = recorded("NYYyS82", "fzzqo", "pKy")
+    run = find_run(steps, "Select fzzqo, pKy, NYYyS82 and click Submit.")
+    assert run is not None and (run.first, run.count) == (0, 3)

@@ -109,8 +109,13 @@ def _same_kind(a: ScriptStep, b: ScriptStep) -> bool:
 
 
 def _enumerated(labels: Sequence[str], instruction: str) -> tuple[int, int] | None:
-    """Where the instruction says ``labels`` as one enumeration, in order."""
-    body = _separator().join(re.escape(label) for label in labels)
+    """Where the instruction says ``labels`` as one enumeration, in the order it says them
+    (a person may tick the boxes in the order the page shows them)."""
+    lowered = instruction.lower()
+    if len(set(labels)) < len(labels) or any(label.lower() not in lowered for label in labels):
+        return None
+    said = sorted(labels, key=lambda label: lowered.index(label.lower()))
+    body = _separator().join(re.escape(label) for label in said)
     match = re.search(rf"(?<!\w){body}(?!\w)", instruction, flags=re.IGNORECASE)
     return match.span() if match else None
 
