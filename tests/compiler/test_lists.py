@@ -135,3 +135,11 @@ def test_items_ticked_in_another_order_than_said_are_one_run() -> None:
     steps, _ = recorded("NYYyS82", "fzzqo", "pKy")
     run = find_run(steps, "Select fzzqo, pKy, NYYyS82 and click Submit.")
     assert run is not None and (run.first, run.count) == (0, 3)
+
+
+def test_a_spanish_task_binds_a_list_recorded_in_spanish() -> None:
+    steps = [tap("rojo"), tap("verde"), tap("Enviar", role="button")]
+    said = "Marca rojo y verde y pulsa Enviar."
+    trace = Trace("t1", said, "General_Tool", ("checkboxes",), (3,), (), len(steps))
+    binding = bind(steps, trace, "Marca azul, negro y blanco y pulsa Enviar.", ValueIndex())
+    assert [s.label for s in binding.steps] == ["azul", "negro", "blanco", "Enviar"]

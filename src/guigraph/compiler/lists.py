@@ -162,8 +162,10 @@ def repeat_per_item(binding: Binding, recorded_instruction: str, instruction: st
     A one-item list bound to a one-item list is left to the binder (a radio button named by
     the task is no loop); otherwise the run's steps become one per new item (none for the
     language's "nothing"), each tapping its item by name."""
-    with tables.using(tables.of(instruction)):
+    # Each instruction is read in its own language (a recording may be in another).
+    with tables.using(tables.of(recorded_instruction)):
         run = find_run(binding.recorded, recorded_instruction)
+    with tables.using(tables.of(instruction)):
         items = new_items(run, instruction) if run is not None else None
     if run is None or items is None or (run.count == 1 and len(items) == 1):
         return binding
