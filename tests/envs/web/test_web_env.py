@@ -70,6 +70,30 @@ def test_the_same_seed_gives_the_same_task_and_the_page_scores_it(web_env: WebEn
     assert verdict is not None and verdict.success and verdict.reward and verdict.reward > 0
 
 
+@pytest.mark.parametrize(
+    ("name", "seed", "field"),
+    [
+        ("use-spinner", 3, "spinner"),  # 5: the up arrow
+        ("use-spinner", 4, "spinner"),  # -3: the down arrow
+        ("choose-date", 3, "datepicker"),  # 10/03: two months back from December
+        ("choose-date-easy", 8, "datepicker"),
+    ],
+)
+def test_widgets_that_refuse_typing_are_set_by_clicks(
+    web_env: WebEnv, name: str, seed: int, field: str
+) -> None:
+    # Typing leaves the spinner (its keys are cancelled) and the read-only date field as
+    # they were: the only honest way is the widget's arrows and days, as the expert does.
+    task = web_env.make_task(f"miniwob/{name}", seed)
+    obs = web_env.reset(task, seed)
+    before = _find(obs, html_id=field).text
+    web_env.step(_center(obs, html_id=field))
+    result = web_env.step(Action.type_text("7"))
+    assert _find(result.observation, html_id=field).text == before
+    _task, verdict = demonstrate(web_env, name, seed)
+    assert verdict is not None and verdict.success
+
+
 def test_a_wrong_answer_gets_the_pages_negative_reward(web_env: WebEnv) -> None:
     task = web_env.make_task("miniwob/enter-text", 2)
     obs = web_env.reset(task, 2)

@@ -320,6 +320,59 @@ def _enter_said_value(p: Player, task: Task) -> None:
     p.click(label="Submit")
 
 
+def _use_spinner(p: Player, task: Task) -> None:
+    """The said number set with the spinner's arrows, one click a step from 0: the page
+    refuses keys in its field (its keydown is cancelled), so a person clicks."""
+    target = int(_between(task, r"^Select (-?\d+) with"))
+    spinner = p.find(role="spinbutton")
+    if spinner is None:
+        raise ExpertError("no spinner on the screen")
+    arrows = _spinner_arrows(p, spinner)
+    arrow = arrows[0] if target > 0 else arrows[-1]
+    for _ in range(abs(target)):
+        p.step(Action.click(*p._visible_point(arrow)))
+    p.click(label="Submit")
+
+
+def _spinner_arrows(p: Player, spinner: UIElement) -> list[UIElement]:
+    """The unnamed buttons on the spinner's right edge, top (up) first."""
+    arrows = [
+        e for e in p.obs.elements or ()
+        if e.class_name == "button" and not e.label.strip("._- ").isalpha()
+        and spinner.bbox.y1 - 20 <= e.bbox.center.y <= spinner.bbox.y2 + 20
+        and e.bbox.center.x > spinner.bbox.center.x
+    ]  # fmt: skip
+    if len(arrows) != 2:
+        raise ExpertError(f"expected two arrows beside the spinner, saw {len(arrows)}")
+    return sorted(arrows, key=lambda e: e.bbox.y1)
+
+
+#: The month names a calendar pop-up shows in its title.
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+
+
+def _choose_date(p: Player, task: Task) -> None:
+    """The said date picked off the calendar that opens under the (read-only) date field:
+    "Prev" until the said month shows, then its day, then Submit (the calendar closes when
+    a day is picked)."""
+    month, day, _year = (int(part) for part in _between(task, r"^Select (\S+) as").split("/"))
+    p.click(role="textbox")
+    for _ in range(12):
+        if p.find(label=_MONTHS[month - 1]) is not None:
+            break
+        p.click(label="Prev")
+    else:
+        raise ExpertError(f"the calendar never showed {_MONTHS[month - 1]}")
+    days = [e for e in p.obs.elements or () if e.clickable and e.label.strip() == str(day)]
+    if not days:
+        raise ExpertError(f"the calendar shows no day {day}")
+    p.step(Action.click(*p._visible_point(days[0])))
+    p.click(label="Submit")
+
+
 def _copy_text(p: Player, task: Task) -> None:
     """The text of the box the instruction points at (the only one, or the n-th), typed
     into the empty field: read on the screen, not said in the instruction."""
@@ -452,6 +505,13 @@ EXPERTS: dict[str, Expert] = {
     # Fields told apart by a label beside them, in any layout or order.
     "multi-layouts": _movie_search,
     "multi-orderings": _movie_search,
+    # Widgets that refuse typing (a spinner that cancels keys, a read-only date field with a
+    # calendar pop-up): set by clicks on the widget's own arrows and days.
+    "use-spinner": _use_spinner,
+    "choose-date": _choose_date,
+    "choose-date-easy": _choose_date,
+    "choose-date-medium": _choose_date,
+    "choose-date-nodelay": _choose_date,
 }
 
 
