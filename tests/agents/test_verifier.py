@@ -67,6 +67,19 @@ def test_rule_verifier(state_, action, target, subgoal, expected, fragment) -> N
     assert bool(verdict.feedback) is (not expected)
 
 
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [("graph", APPROVE), ("trace", APPROVE), ("rule", REJECT), ("model", REJECT)],
+)
+def test_a_replayed_tap_on_text_a_person_tapped_is_approved(source: str, expected: bool) -> None:
+    # A page may draw a control as plain text (a calendar's "Prev"): a recording that tapped
+    # it is the evidence; a proposer without one still may not tap plain text.
+    words = SEARCH_SCREEN.find("Deals of the day")
+    assert words is not None and words.role == "text"
+    proposal = Proposal(Action.click(500, 230), target=words, source=source)
+    assert RuleVerifier().verify(SEARCH_SCREEN, proposal, IN_SHOP).approved is expected
+
+
 def test_case_set_is_large_enough_and_balanced() -> None:
     verdicts = [case[5] for case in CASES]
     assert len(CASES) >= 20 and verdicts.count(REJECT) >= 8 and verdicts.count(APPROVE) >= 8

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from guigraph.agents.roles import Proposal, SemanticState, SubGoal, VerifierVerdict
+from guigraph.geometry import Point
 from guigraph.types import POINT_ACTIONS, ActionType
 
 Check = Callable[[SemanticState, Proposal, SubGoal], str | None]
@@ -43,10 +44,26 @@ def _target_is_on_screen(state: SemanticState, proposal: Proposal, subgoal: SubG
     if target is not None and all(e.element != target.element for e in state.elements):
         return f"Cannot tap {target.label!r}: that element is not on the current screen."
     point = proposal.action.point
-    if point is not None and state.element_at(point) is None:
+    if (
+        point is not None
+        and state.element_at(point) is None
+        and not _tapped_in_a_recording(proposal, point)
+    ):
         x, y = point.rounded()
         return f"Nothing to tap at ({x}, {y}): no button, field or list is there."
     return None
+
+
+#: Proposers that replay what a person did in a demonstration.
+_RECORDED = frozenset({"graph", "trace"})
+
+
+def _tapped_in_a_recording(proposal: Proposal, point: Point) -> bool:
+    """A replayed tap on the element a person tapped: the page may draw a control as plain
+    text (a calendar's "Prev" arrow with a script behind it), and the demonstration is the
+    evidence that tapping it does something."""
+    target = proposal.target
+    return proposal.source in _RECORDED and target is not None and target.bbox.contains(point)
 
 
 def _stay_in_needed_app(state: SemanticState, proposal: Proposal, subgoal: SubGoal) -> str | None:

@@ -11,6 +11,7 @@ import pytest
 
 from guigraph.envs.web.dialogs import ACCEPT_ID, DISMISS_ID, INPUT_ID
 from guigraph.envs.web.env import WebEnv
+from guigraph.graph.templates import target_element
 from guigraph.types import Action, ActionType, Observation, ScrollDirection, UIElement
 
 from .conftest import owned_pids
@@ -69,6 +70,14 @@ What the team keeps about meetings.</textarea>
         root.querySelector('button').onclick = () => {
           document.getElementById('out').textContent = 'shadow pressed'; };</script>
       </body></html>""",
+    "/popup": """<html><body><input id="when" readonly onclick="document.getElementById(
+        'cal').style.display = 'block'"><br><button id="go">Submit</button><p id="out">0</p>
+      <div id="cal" style="display: none; position: absolute; left: 0; top: 26px;
+        width: 300px; height: 200px; background: white">
+        <a id="prev" title="Prev" style="display: block; width: 16px; height: 16px"></a></div>
+      <script>document.getElementById('prev').addEventListener('click', () => {
+        const out = document.getElementById('out');
+        out.textContent = String(Number(out.textContent) - 1); });</script></body></html>""",
 }
 
 
@@ -302,3 +311,21 @@ def test_what_an_animation_brings_is_observed_where_it_ends(
     shown = env.step(_click(_find(obs, "Show"))).observation
     slid = _find(shown, "Slid in", role="button")
     assert slid.bbox.x1 < 20 and slid.bbox.width > 5  # at its place, not on its way there
+
+
+def test_a_button_under_a_pop_up_is_not_clickable_and_a_tap_there_names_the_pop_ups_control(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    # A calendar opened over Submit takes the clicks there: Submit is shown but cannot be
+    # clicked, and a recorded tap on the calendar's "Prev" (an <a> without href, its script
+    # bound by addEventListener) names "Prev", not the button drawn under it.
+    obs = _open(env, site[0] + "/popup")
+    assert _find(obs, rid="go").clickable
+    opened = env.step(_click(_find(obs, rid="when"))).observation
+    assert not _find(opened, rid="go").clickable
+    prev = _find(opened, label="Prev")
+    tap = _click(prev)
+    under = target_element(opened.elements, tap)
+    assert under is not None and under.label == "Prev"
+    after = env.step(tap).observation
+    assert _find(after, rid="out").label == "-1"

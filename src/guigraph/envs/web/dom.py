@@ -199,6 +199,15 @@ WALK_JS = r"""
   const checkedOf = (el, tag) =>
     !!((tag === 'input' && own(el, INPUT, 'checked')) || attr(el, 'aria-checked') === 'true' ||
        attr(el, 'aria-selected') === 'true');
+  // Whether something drawn over the element's centre (a pop-up: a calendar over the
+  // Submit button) takes a click there: the element is shown but cannot be clicked now.
+  // Only for the top document, where the hit test and the element share one tree.
+  const rootOf = N.getRootNode, hitAt = D.elementFromPoint;
+  const covered = (el, r) => {
+    if (rootOf.call(el) !== doc) return false;
+    const hit = hitAt.call(doc, (r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return !!hit && !N.contains.call(el, hit) && !N.contains.call(hit, el);
+  };
   const visit = (el, dx, dy, inAtomic) => {
     if (skip.some(s => N.contains.call(s, el))) return;
     const tag = tagOf.call(el).toLowerCase();
@@ -213,8 +222,8 @@ WALK_JS = r"""
     const role = roleOf(el, tag);
     if (shown && !(inAtomic && !INTERACTIVE.includes(role))) {
       const interactive = INTERACTIVE.includes(role);
-      const clickable = interactive || role === 'label' || st.cursor === 'pointer' ||
-        has(el, 'onclick');
+      const clickable = (interactive || role === 'label' || st.cursor === 'pointer' ||
+        has(el, 'onclick')) && !covered(el, r);
       const scrollable = (st.overflowY === 'auto' || st.overflowY === 'scroll') &&
         getter(E, 'scrollHeight').call(el) > getter(E, 'clientHeight').call(el) + 1;
       const name = nameOf(el, tag, role);
