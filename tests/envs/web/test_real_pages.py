@@ -75,6 +75,9 @@ What the team keeps about meetings.</textarea>
       <div id="cal" style="display: none; position: absolute; left: 0; top: 26px;
         width: 300px; height: 200px; background: white">
         <a id="prev" title="Prev" style="display: block; width: 16px; height: 16px"></a></div>
+      <button id="under" style="position: absolute; left: 400px; top: 0; width: 100px">Below
+        </button><button id="over" style="position: absolute; left: 440px; top: 0">Above
+        </button>
       <script>document.getElementById('prev').addEventListener('click', () => {
         const out = document.getElementById('out');
         out.textContent = String(Number(out.textContent) - 1); });</script></body></html>""",
@@ -321,6 +324,7 @@ def test_a_button_under_a_pop_up_is_not_clickable_and_a_tap_there_names_the_pop_
     # bound by addEventListener) names "Prev", not the button drawn under it.
     obs = _open(env, site[0] + "/popup")
     assert _find(obs, rid="go").clickable
+    assert _find(obs, rid="under").clickable  # another button covers its centre, not all of it
     opened = env.step(_click(_find(obs, rid="when"))).observation
     assert not _find(opened, rid="go").clickable
     prev = _find(opened, label="Prev")

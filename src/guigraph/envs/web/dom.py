@@ -199,15 +199,19 @@ WALK_JS = r"""
   const checkedOf = (el, tag) =>
     !!((tag === 'input' && own(el, INPUT, 'checked')) || attr(el, 'aria-checked') === 'true' ||
        attr(el, 'aria-selected') === 'true');
-  // Whether something drawn over the element's centre (a pop-up: a calendar over the
-  // Submit button) takes a click there: the element is shown but cannot be clicked now.
-  // Only for the top document, where the hit test and the element share one tree.
+  // Whether something drawn over the element (a pop-up: a calendar over the Submit button)
+  // takes every click on it: the hit tests at its centre and at four inner points all land
+  // on another element, so it is shown but cannot be clicked now (two buttons that overlap
+  // a little stay clickable). Only for the top document, where the hit test and the element
+  // share one tree.
   const rootOf = N.getRootNode, hitAt = D.elementFromPoint;
-  const covered = (el, r) => {
-    if (rootOf.call(el) !== doc) return false;
-    const hit = hitAt.call(doc, (r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  const INNER = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]];
+  const elsewhere = (el, x, y) => {
+    const hit = hitAt.call(doc, x, y);
     return !!hit && !N.contains.call(el, hit) && !N.contains.call(hit, el);
   };
+  const covered = (el, r) => rootOf.call(el) === doc && INNER.every(([fx, fy]) =>
+    elsewhere(el, r.left + fx * r.width, r.top + fy * r.height));
   const visit = (el, dx, dy, inAtomic) => {
     if (skip.some(s => N.contains.call(s, el))) return;
     const tag = tagOf.call(el).toLowerCase();

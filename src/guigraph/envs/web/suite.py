@@ -52,10 +52,11 @@ LEFT_OUT: Mapping[str, tuple[str, ...]] = {
         "book-flight", "book-flight-nodelay", "use-autocomplete",
         "use-autocomplete-nodelay", "daily-calendar",
     ),
-    "widgets that refuse typing (a spinner that cancels keys, a read-only date field): "
-    "demonstrated by clicks on their arrows and days, which repeat as often as the value "
-    "says (n arrow clicks, a month back per Prev), so a fixed-length workflow replays only "
-    "the values it saw; eval web and demo --tasks run them": (
+    "widgets that refuse typing (a spinner that cancels keys, a read-only date field with a "
+    "calendar pop-up): demonstrated by clicks on their arrows and days; a step repeated as "
+    "often as the value says (n spinner clicks, a Prev per month back from December) replays "
+    "only the counts a demonstration made (no counted loop yet); eval web and demo --tasks "
+    "run them": (
         "use-spinner", "choose-date", "choose-date-easy", "choose-date-medium",
         "choose-date-nodelay",
     ),
