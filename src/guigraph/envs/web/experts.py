@@ -450,6 +450,41 @@ def _email_free(p: Player, task: Task) -> None:
         p.click(label="star" if kind == "star" else "trash")
 
 
+def _exact(p: Player, word: str) -> UIElement | None:
+    """The clickable element written exactly as ``word`` (links differ by case alone)."""
+    return next((e for e in p.obs.elements or () if e.label == word and e.clickable), None)
+
+
+def _click_element(p: Player, element: UIElement) -> None:
+    x, y = p._visible_point(element)
+    p.step(Action.click(x, y))
+
+
+def _search_by_opening(p: Player, word: str, role: str, html_id: str | None = None) -> None:
+    """Open what hides content (tabs, sections, folders: ``role``/``html_id``) one at a time,
+    in the order a person reads them, until ``word`` shows; then click it."""
+    opened: set[str] = set()
+    while (target := _exact(p, word)) is None:
+        closed = [
+            e for e in p.obs.elements or ()
+            if e.class_name == role and (html_id is None or e.resource_id == html_id)
+            and e.label not in opened
+        ]  # fmt: skip
+        if not closed:
+            raise ExpertError(f"{word!r} is behind nothing left to open")
+        opened.add(closed[0].label)
+        _click_element(p, closed[0])
+    _click_element(p, target)
+
+
+def _find_in_tabs(p: Player, task: Task) -> None:
+    _search_by_opening(p, _quoted(task, 1)[0], role="tab")
+
+
+def _find_in_tree(p: Player, task: Task) -> None:
+    _search_by_opening(p, _quoted(task, 1)[0], role="text", html_id=".folder")
+
+
 Expert = Callable[[Player, Task], None]
 
 #: The suite: multi-step tasks whose steps a workflow can name (fields, labels, values said in
@@ -512,6 +547,15 @@ EXPERTS: dict[str, Expert] = {
     "choose-date-easy": _choose_date,
     "choose-date-medium": _choose_date,
     "choose-date-nodelay": _choose_date,
+    # A target the instruction names, hidden until a tab, section or folder is opened: the
+    # person opens them one by one until it shows.
+    "click-tab-2": _find_in_tabs,
+    "click-tab-2-easy": _find_in_tabs,
+    "click-tab-2-medium": _find_in_tabs,
+    "click-tab-2-hard": _find_in_tabs,
+    "click-collapsible-2": _find_in_tabs,
+    "click-collapsible-2-nodelay": _find_in_tabs,
+    "navigate-tree": _find_in_tree,
 }
 
 
