@@ -23,6 +23,7 @@ from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.grounding import find_target, ground, step_text
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import ScriptStep, is_dismissal, is_home
+from guigraph.compiler.search import Reveal, Search, recorded_reveals, value_step_ahead
 from guigraph.compiler.stitch import PlanChoice, rank_plans
 from guigraph.envs import conventions
 from guigraph.focus import FocusMemory
@@ -77,6 +78,8 @@ class PolicyState:
     #: Steps of the history already judged: a second call in the same step (a retried
     #: proposal, the planner then the decider) must not judge the last step again.
     judged_steps: int = 0
+    #: The tabs, sections or folders opened looking for a value the task names.
+    search: Search = field(default_factory=Search)
 
 
 @dataclass
@@ -303,6 +306,10 @@ class GraphPolicy:
         here = self._here(state)
         kind = step.template.type
         if step.template.taps:
+            searching = self._search_for_value(state, memory)
+            if searching is not None:
+                return searching
+            step = self.state.script[self.state.cursor]
             proposal = self._proposal(self.state.cursor, step, state, memory)
             # Where the step belongs (or, unlocalized, in its app: another screen size can
             # hide the target below the fold), look further down before giving up on it.
@@ -337,6 +344,52 @@ class GraphPolicy:
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.state.cursor, step, state, memory)
         return None
+
+    def _search_for_value(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
+        """The steps ahead open something and tap a value the task names (a link in a tab):
+        tap the value once it shows; while it does not, open one at a time what the
+        recordings opened in this state (``search``), the recorded steps being how one
+        recording found its own value, not where this one hides."""
+        at = value_step_ahead(self.state.script, self.state.cursor)
+        if at is None:
+            return None
+        value_step = self.state.script[at]
+        if find_target(value_step, state) is not None:
+            self.state.cursor = at
+            return None  # the value's own step grounds it
+        here = self._here(state)
+        if here not in (None, value_step.node) and not _same_app(state.app, value_step.app):
+            return None
+        opening = self.state.search.next_reveal(state, self._reveal_kinds(value_step))
+        if opening is None:
+            return None
+        self.state.cursor, self.state.pending = at, None
+        self.notes.append(f"looking for {value_step.label!r}: open {opening.label!r}")
+        point = opening.center
+        return Proposal(Action.click(point.x, point.y), opening, f"open {opening.label!r}")
+
+    def _reveal_kinds(self, step: ScriptStep) -> list[Reveal]:
+        """What recordings opened in ``step``'s state; where none did (each tree a person
+        unfolded was a state of its own), what they opened anywhere in its app. The trace
+        baseline knows its own trace only."""
+        script = self.state.script
+        if self.mode != "graph":
+            return recorded_reveals({step.node}, script, (), {})
+        known = self.state.search.kinds_at.get(step.node)
+        if known is None:
+            traces = [t for t in self.view.traces if step.node in t.node_path]
+            known = recorded_reveals({step.node}, script, traces, self.view.edges)
+            if not known and step.app:
+                rows = self.view.rows_by_app.get(step.app, [])
+                traces = [self.view.traces[row] for row in rows]
+                nodes = {n for t in traces for n in t.node_path if self._app_of(n) == step.app}
+                known = recorded_reveals(nodes, script, traces, self.view.edges)
+            self.state.search.kinds_at[step.node] = known
+        return known
+
+    def _app_of(self, node: int) -> str | None:
+        found = self.view.nodes.get(node)
+        return found.app if found is not None else None
 
     def _refocus(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
         """Typing needs a focused field and none is (a pop-up came and went, the page drew
