@@ -12,8 +12,8 @@ from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.search import MAX_REVEALS, Reveal, Search, value_step_ahead
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.records import ActionTemplate, Trace
-from guigraph.roles import Feedback, SemanticState
-from guigraph.types import ActionType, Observation, UIElement
+from guigraph.roles import Feedback, HistoryEntry, Outcome, OutcomeStatus, SemanticState, SubGoal
+from guigraph.types import Action, ActionType, Observation, UIElement
 
 SITE = "Pages"
 
@@ -140,3 +140,20 @@ def test_what_recordings_opened_elsewhere_in_the_app_is_opened_here() -> None:
         if world.click(point.x, point.y) == "nibh":
             break
     assert world.clicked == ["Tab #2", "Tab #3", "nibh"]
+
+
+def test_a_world_that_refused_going_back_is_not_asked_again() -> None:
+    """Nothing left to open and the value is not there: the policy would go back, but the
+    world (a web page) refused that once already; the episode ends instead of repeating."""
+    world = Tabs([["ac"]])
+    view: Any = SimpleNamespace(traces=[], edges={}, nodes={}, routes=None)
+    script = recorded_script("nibh")[1:]
+    policy = GraphPolicy(view, mode="trace", state=PolicyState(script=script))
+    back = Action(ActionType.PRESS_BACK)
+    refused = HistoryEntry(
+        0, SubGoal("step 1"), back, "", Outcome(OutcomeStatus.FAILURE, "refused"), "a", "a"
+    )
+    first = policy.decide(world.screen(), [], Feedback(), FocusMemory())
+    assert first.action == back  # nothing says yet that the world refuses it
+    again = policy.decide(world.screen(), [refused], Feedback(), FocusMemory())
+    assert again.action.type is ActionType.IMPOSSIBLE

@@ -193,12 +193,18 @@ class GraphPolicy:
             self._wait_for_loading, self._current_step, self._skip_ahead, self._dismiss_popup,
             self._navigate, self._fallback,
         )  # fmt: skip
+        refused_back = _back_refused(history)
         for choose in choosers:
             proposal = choose(state, feedback, memory)
-            if proposal is not None and proposal.action not in feedback.banned:
-                return proposal
+            if proposal is None or proposal.action in feedback.banned:
+                continue
+            if refused_back and proposal.action.type is ActionType.PRESS_BACK:
+                continue  # a world with no page to go back to (a web page) refuses it again
+            return proposal
         self.state.pending = None
         back = Action(ActionType.PRESS_BACK)
+        if refused_back:
+            return Proposal(Action(ActionType.IMPOSSIBLE), reason="the world refuses going back")
         if back in feedback.banned and is_home(state.app):
             # Every way out of the home screen this policy knows was tried, and found nothing.
             return Proposal(Action(ActionType.IMPOSSIBLE), reason="every option was tried")
@@ -564,6 +570,15 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def _back_refused(history: Sequence[HistoryEntry]) -> bool:
+    """Whether the world refused going back in this episode (the screen stayed as it was)."""
+    return any(
+        e.action.type is ActionType.PRESS_BACK and e.outcome.status is OutcomeStatus.FAILURE
+        and e.fingerprint_before == e.fingerprint_after
+        for e in history
+    )  # fmt: skip
 
 
 def _first_tap_here(script: Sequence[ScriptStep], state: SemanticState) -> bool | None:
