@@ -29,6 +29,6 @@ def test_the_team_opens_tabs_until_the_named_link_shows(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     episodes = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     # The recorded runs opened Tab #1 then Tab #2; where the link is elsewhere (or was shown
-    # at once) that script alone fails: without the search one episode of four succeeded.
+    # at once) that script alone fails: without the search two episodes of four succeeded.
     assert sum(e["success"] for e in episodes) >= 3, [e["reason"] for e in episodes]
     assert not any("press_back" in e["reason"] for e in episodes)
