@@ -149,3 +149,20 @@ def test_a_bound_value_that_lost_its_marks_finds_the_element_with_the_same_words
     found = find_target(step, screen(*tabs))
     assert found is not None and found.label == "Tab #3"
     assert find_target(replace(step, label="Tab 4"), screen(*tabs)) is None
+
+
+def test_of_elements_that_look_alike_the_one_where_the_recording_tapped_is_taken() -> None:
+    """A spinner's two arrows: one name, one id; the recording tapped the lower one."""
+    arrows = [
+        UIElement(BBox(880, 320 + 50 * i, 940, 360 + 50 * i), text="arrow", clickable=True,
+                  resource_id="spin:id/arrow")
+        for i in range(2)
+    ]  # fmt: skip
+    state = screen(*arrows)
+    for point, top in (((910.0, 390.0), 370.0), ((910.0, 340.0), 320.0)):
+        template = ActionTemplate(
+            "click", target_label="arrow", target_role="button", target_id="spin:id/arrow",
+            point=point,
+        )  # fmt: skip
+        found = find_target(ScriptStep(1, template, None, "Spinner", "t", label="arrow"), state)
+        assert found is not None and found.bbox.y1 == top

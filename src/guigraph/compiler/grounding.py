@@ -14,7 +14,7 @@ from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
 from guigraph.focus import FocusMemory
-from guigraph.geometry import Point
+from guigraph.geometry import CoordSpace, Point
 from guigraph.roles import ACTIONABLE_ROLES, ElementView, Proposal, SemanticState
 from guigraph.types import ID_LESS_KEY, POINT_ACTIONS, Action, ActionType, ScrollDirection
 
@@ -118,7 +118,18 @@ def _best_named(step: ScriptStep, state: SemanticState, label: str) -> ElementVi
     rid = step.template.target_id
     same_id = [e for e in named if rid and e.key == rid]
     actionable = [e for e in named if e.role in ACTIONABLE_ROLES]
-    return (same_id or actionable or named)[0]
+    return _nearest_recorded(step, same_id or actionable or named)
+
+
+def _nearest_recorded(step: ScriptStep, candidates: list[ElementView]) -> ElementView:
+    """Of elements that look alike (a spinner's two arrows, one name and one id), the one
+    where the recording tapped; the first when the recording kept no point on this scale."""
+    point = step.template.point
+    normalized = [e for e in candidates if e.bbox.space is CoordSpace.NORM]
+    if point is None or len(candidates) < 2 or len(normalized) < len(candidates):
+        return candidates[0]
+    x, y = point
+    return min(candidates, key=lambda e: (e.center.x - x) ** 2 + (e.center.y - y) ** 2)
 
 
 def _by_replaced_value(step: ScriptStep, state: SemanticState, label: str) -> ElementView | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from guigraph.compiler import fillers, lists
+from guigraph.compiler import counts, fillers, lists
 from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
@@ -194,8 +194,10 @@ def bind(
         binding, leftover = _bind(*args)
         if leftover is not None:
             binding = _bind(*args, leftover=leftover)[0]
-    # A recorded step repeated per item of a list the task names ("Select A, B and C").
-    return lists.repeat_per_item(binding, trace.instruction, instruction)
+    # A recorded step repeated per item of a list the task names ("Select A, B and C"), or as
+    # many times as a number it says ("Select 7 with the spinner").
+    binding = lists.repeat_per_item(binding, trace.instruction, instruction)
+    return counts.repeat_per_count(binding, trace.instruction, instruction)
 
 
 @dataclass(frozen=True, slots=True)

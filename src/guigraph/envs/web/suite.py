@@ -49,13 +49,16 @@ LEFT_OUT: Mapping[str, tuple[str, ...]] = {
         "book-flight", "book-flight-nodelay", "use-autocomplete",
         "use-autocomplete-nodelay", "daily-calendar",
     ),
-    "widgets that refuse typing (a spinner that cancels keys, a read-only date field with a "
-    "calendar pop-up): demonstrated by clicks on their arrows and days; a step repeated as "
-    "often as the value says (n spinner clicks, a Prev per month back from December) replays "
-    "only the counts a demonstration made (no counted loop yet); eval web and demo --tasks "
+    "a spinner that cancels keys: demonstrated by clicks on its arrows, the recorded click "
+    "repeated as many times as the number the task says (compiler/counts.py); eval web and "
+    "demo --tasks run it": (
+        "use-spinner",
+    ),
+    "a read-only date field with a calendar pop-up: demonstrated by clicks on its Prev arrow "
+    "and a day; a Prev per month back from December is a count the task never says, so a "
+    "replay clicks as often as a demonstration of that month did; eval web and demo --tasks "
     "run them": (
-        "use-spinner", "choose-date", "choose-date-easy", "choose-date-medium",
-        "choose-date-nodelay",
+        "choose-date", "choose-date-easy", "choose-date-medium", "choose-date-nodelay",
     ),
     "a form of several kinds of control in one request (a slider set to a number, the n-th "
     "radio button or field, a dropdown then a labelled button): no demonstrator yet": (
