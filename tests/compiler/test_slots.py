@@ -615,3 +615,19 @@ def test_a_word_of_the_recorded_wording_is_no_value_where_the_task_says_a_known_
     old = "Search the wiki for marketing and open that page"
     new = "Look up office in the wiki search and go to that page"
     assert fill_slot("marketing", old, new, ["marketing", "office", "projects"]) == "office"
+
+
+def test_a_quoted_text_where_the_recorded_one_stood_is_typed_though_another_field_has_it() -> None:
+    # "vina" was once typed as a username: the text field's quoted value is still "Vina".
+    old = 'Enter "Agustina" into the text field and press Submit.'
+    new = 'Enter "Vina" into the text field and press Submit.'
+    assert fill_slot("Agustina", old, new, ["Agustina"], foreign={"Vina"}.__contains__) == "Vina"
+
+
+def test_a_quoted_slot_takes_no_word_of_the_frame() -> None:
+    # The recorded password was quoted; the new task quotes one text (taken by the
+    # username) and says "Submit" as the button to press: no password is said.
+    old = 'Enter the username "vina" and the password "US" into the text fields and press login.'
+    new = 'Enter "Vina" into the text field and press Submit.'
+    # The one quoted text, which binding then refuses as the username's value.
+    assert fill_slot("US", old, new, ["Submit", "US"]) == "Vina"

@@ -541,6 +541,11 @@ def fill_slot(
     named = _named_values(new_instruction, seen)
     if foreign is not None:
         named = [v for v in named if not foreign(v)]
+    quoted = _quoted_for(example, old_instruction, new_instruction)
+    if quoted:
+        # The run typed a text the task quoted: the new task's values are the texts it
+        # quotes, not a word of its frame that the field once held ("... and press Submit").
+        named = [v for v in named if any(_contains(q, v) for q in quoted)]
     if aligned and aligned.lower() in _language().pronouns:
         # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip. Where
         # nothing is found it stands for, the ways below still may find the value.
@@ -563,13 +568,18 @@ def fill_slot(
         inside = next((_as_said(v, aligned) for v in named if _set_apart(aligned, v)), None)
         value = inside or _longer_known(aligned, named, new_instruction)
         value = value or _cut_at_head(aligned, seen)
-        if foreign is None or not foreign(value):
+        if foreign is None or not foreign(value) or value in quoted:
+            # A quoted text standing where the recorded one stood is the text to type as
+            # written, though another field knows it ("Enter "Vina" into the text field"
+            # where "vina" was once a username).
             return value
         # "note the temperature under Shopping" aligned a note title with the recorded city:
         # the instruction's own city, if it names one, is the value.
         return named[0] if named else None
     if named:
         return _as_said(named[0], new_instruction)
+    if quoted:
+        foreign = _or_unquoted(foreign, quoted)
     found: str | None = None
     if _is_name(words(example)):
         # "I love Paper Roads; like it" does not align with "Like the song Paper Lights", but
@@ -604,6 +614,23 @@ def fill_slot(
         return None
     quoted = _QUOTED.findall(new_instruction)
     return quoted[0] if len(quoted) == 1 else None
+
+
+def _quoted_for(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """The texts ``new_instruction`` quotes, where the recorded value was itself quoted in
+    ``old_instruction`` (else none: an unquoted value is no quoted text's slot)."""
+    if example.strip() not in _QUOTED.findall(old_instruction):
+        return []
+    return [q.strip() for q in _QUOTED.findall(new_instruction)]
+
+
+def _or_unquoted(
+    foreign: Callable[[str], bool] | None, quoted: Sequence[str]
+) -> Callable[[str], bool]:
+    """``foreign``, and also refusing a value none of the ``quoted`` texts holds."""
+    return lambda value: (
+        bool(foreign and foreign(value)) or not any(_contains(q, value) for q in quoted)
+    )
 
 
 _CAPITALIZED_RUN = re.compile(r"(?<![\w.@])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
