@@ -94,6 +94,17 @@ def test_widgets_that_refuse_typing_are_set_by_clicks(
     assert verdict is not None and verdict.success
 
 
+def test_a_dialog_the_page_scrolled_sideways_out_of_view_is_shown_and_closed(
+    web_env: WebEnv,
+) -> None:
+    # The dialog focused its close button while it was wide: the page scrolled sideways.
+    obs = web_env.reset(web_env.make_task("miniwob/click-dialog", 1), 1)
+    assert web_env.page.evaluate("window.scrollX") == 0
+    assert any(e.label == "Close" and e.clickable for e in obs.elements or ())
+    _task, verdict = demonstrate(web_env, "click-dialog", 2)
+    assert verdict is not None and verdict.success
+
+
 def test_a_wrong_answer_gets_the_pages_negative_reward(web_env: WebEnv) -> None:
     task = web_env.make_task("miniwob/enter-text", 2)
     obs = web_env.reset(task, 2)

@@ -485,6 +485,34 @@ def _find_in_tree(p: Player, task: Task) -> None:
     _search_by_opening(p, _quoted(task, 1)[0], role="text", html_id=".folder")
 
 
+def _close_dialog(p: Player, task: Task) -> None:
+    """The dialog's "x" is its title bar's close button (named "Close" as a person's screen
+    reader says it)."""
+    p.click(label="Close", role="button")
+
+
+#: The widget kinds click-widget names, by the role a person's screen reader says.
+_WIDGET_ROLES = {"radio": "radio", "checkbox": "checkbox", "button": "button",
+                 "text": "textbox", "textarea": "textbox"}  # fmt: skip
+
+
+def _click_widget(p: Player, task: Task) -> None:
+    """A widget of the kind the instruction quotes; a one-line field and a text area are
+    both text boxes, told apart by their height (a text area is the taller)."""
+    kind = _quoted(task, 1)[0]
+    role = _WIDGET_ROLES.get(kind)
+    if role is None:
+        raise ExpertError(f"no widget kind {kind!r}")
+    widgets = sorted(
+        (e for e in p.obs.elements or () if e.class_name == role), key=lambda e: e.bbox.height
+    )
+    if not widgets:
+        raise ExpertError(f"no {kind} widget on the screen")
+    target = widgets[-1] if kind == "textarea" else widgets[0]
+    x, y = p._visible_point(target)
+    p.step(Action.click(x, y))
+
+
 Expert = Callable[[Player, Task], None]
 
 #: The suite: multi-step tasks whose steps a workflow can name (fields, labels, values said in
@@ -556,6 +584,9 @@ EXPERTS: dict[str, Expert] = {
     "click-collapsible-2": _find_in_tabs,
     "click-collapsible-2-nodelay": _find_in_tabs,
     "navigate-tree": _find_in_tree,
+    # Single-action tasks the instruction names by a mark or a kind, not by a label.
+    "click-dialog": _close_dialog,
+    "click-widget": _click_widget,
 }
 
 

@@ -111,6 +111,7 @@ _STATUS_JS = """
 () => [WOB_DONE_GLOBAL, WOB_REWARD_GLOBAL, WOB_RAW_REWARD_GLOBAL,
        WOB_REWARD_REASON == null ? "" : String(WOB_REWARD_REASON)]
 """
+_UNSCROLL_SIDEWAYS_JS = "() => window.scrollTo(0, window.scrollY)"
 # Some tasks' utterance is an object with the text and its fields.
 _UTTERANCE_JS = "(() => { const u = core.getUtterance(); return u.utterance ?? u; })()"
 
@@ -121,6 +122,10 @@ def start_episode(page: Any, seed: int, timeout_ms: float) -> str:
         page.wait_for_function(_READY_JS, timeout=timeout_ms)
         page.evaluate(_START_JS, [seed, EPISODE_MAX_MS])
         page.wait_for_function("WOB_TASK_READY === true", timeout=timeout_ms)
+        # The viewport is exactly the task area: a page that scrolled sideways while it set
+        # the task up (a dialog focusing its close button before it shrank to its final
+        # width) would show none of it. The field's larger window shows it all.
+        page.evaluate(_UNSCROLL_SIDEWAYS_JS)
         text = page.evaluate(_UTTERANCE_JS)
     except Exception as exc:  # Playwright's Error: the page is not a working MiniWoB page
         raise EnvError(f"the MiniWoB page did not start an episode: {_line(exc)}") from exc
