@@ -166,3 +166,28 @@ def test_of_elements_that_look_alike_the_one_where_the_recording_tapped_is_taken
         )  # fmt: skip
         found = find_target(ScriptStep(1, template, None, "Spinner", "t", label="arrow"), state)
         assert found is not None and found.bbox.y1 == top
+
+
+def test_a_tap_on_an_element_the_task_names_by_its_kind_finds_one_of_that_kind() -> None:
+    """Recorded: 'Click on a "radio" widget.' tapped the radio labelled GDK; the new task
+    quotes "checkbox": the tap is on a checkbox, whatever its label."""
+    from guigraph.compiler.script import kind_said
+
+    template = ActionTemplate("click", target_label="GDK", target_role="radio")
+    old = 'Click on a "radio" widget.'
+    assert kind_said(template, old, 'Click on a "checkbox" widget.') == "checkbox"
+    # A tap on what the instruction names by its label is no tap on a kind.
+    named = ActionTemplate("click", target_label="radio", target_role="radio")
+    assert kind_said(named, old, 'Click on a "checkbox" widget.') == ""
+
+    def widget(role: str, label: str, row: int) -> UIElement:
+        return UIElement(BBox(30, 100 * row, 500, 100 * row + 60), text=label, class_name=role,
+                         clickable=True, editable=role == "textbox")  # fmt: skip
+
+    state = screen(widget("radio", "GDK", 1), widget("checkbox", "Hh8", 2),
+                   widget("textbox", "2uMiJ", 3))  # fmt: skip
+    step = ScriptStep(1, template, None, "Browser", "t", label="GDK")
+    for kind, expected in (("checkbox", "Hh8"), ("text", "2uMiJ"), ("radio", "GDK")):
+        found = find_target(replace(step, kind=kind), state)
+        assert found is not None and found.label == expected, kind
+    assert find_target(replace(step, kind="button"), state) is None

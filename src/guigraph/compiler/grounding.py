@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from guigraph.compiler.script import ScriptStep
+from guigraph.compiler.script import ScriptStep, names_kind
 from guigraph.compiler.slots import content_words
 from guigraph.envs import conventions
 from guigraph.focus import FocusMemory
@@ -50,6 +50,8 @@ def unread_values(step: ScriptStep, memory: FocusMemory | None) -> bool:
 
 def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
     """The element a step's tap meant: its (bound) label, else a unique same-id element."""
+    if step.kind:
+        return _of_kind(step.kind, state)
     if step.open_value:
         return _named_by_task(step, state)
     label = step.label.strip()
@@ -78,6 +80,15 @@ def find_target(step: ScriptStep, state: SemanticState) -> ElementView | None:
         if len(same_id) == 1 or (same_id and not label):
             return same_id[0]
     return None
+
+
+def _of_kind(kind: str, state: SemanticState) -> ElementView | None:
+    """The first element of ``kind`` here that takes a tap (any of them is one of that kind;
+    its label is of no account)."""
+    of_kind = [
+        v for v in state.elements if names_kind(kind, v.element.class_name.rsplit(".", 1)[-1])
+    ]
+    return next((v for v in of_kind if v.element.clickable), of_kind[0] if of_kind else None)
 
 
 def _key_names_here(key: str, step: ScriptStep, state: SemanticState) -> bool:

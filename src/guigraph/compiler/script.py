@@ -18,6 +18,7 @@ from guigraph.compiler import counts, fillers, lists
 from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
+    align_value,
     clauses,
     content_words,
     is_name,
@@ -30,6 +31,7 @@ from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
 from guigraph.language import tables
 from guigraph.language.casing import in_field_case
+from guigraph.language.parse import QUOTED as _QUOTED
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
@@ -79,6 +81,9 @@ class ScriptStep:
     #: tapped "Bruno"): the recorded label would be the wrong contact, so the element is
     #: looked for on the screen among those the task names.
     open_value: bool = False
+    #: A tap on whatever element is of the kind the task names ("Click on a "checkbox"
+    #: widget"): the recorded element's label is another run's; its kind is the value.
+    kind: str = ""
 
     @property
     def home(self) -> bool:
@@ -358,6 +363,11 @@ def _bind(
                 binding.claimed |= content_words(new) & new_words
                 pairs.append((template.target_label, new))
                 step = replace(step, label=new)
+        elif template.taps:
+            kind = kind_said(template, trace.instruction, instruction)
+            if kind:
+                binding.claimed |= content_words(kind) & new_words
+                step = replace(step, kind=kind)
         binding.steps.append(step)
     _fill_words_of_values(binding, trace)
     one_open = leftover is None and binding.unfilled == len(open_texts) == 1
@@ -596,6 +606,28 @@ def _in_field_form(value: str, values: ValueIndex, site: Site, lowered: bool = F
     if lowered:
         value = in_field_case(value, field_values)
     return conform(value, field_values, values.shaped_like(example))
+
+
+def names_kind(word: str, kind: str) -> bool:
+    """Whether ``word`` of a task names an element ``kind`` (a role as the world records it):
+    the role itself, or its first part ("text" for a "textbox")."""
+    word, kind = word.strip().lower(), kind.lower()
+    return bool(word) and word.isalpha() and (kind == word or kind.startswith(word))
+
+
+def kind_said(template: ActionTemplate, old_instruction: str, new_instruction: str) -> str:
+    """The kind of element the new task quotes where the recorded one quoted the kind of the
+    element it tapped (not its label): "Click on a "radio" widget" tapped a radio labelled
+    "GDK"; for "Click on a "button" widget" the tap is on a button. "" when it named none."""
+    role = template.target_role
+    if not role or template.target_label.lower() in old_instruction.lower():
+        return ""
+    for said in _QUOTED.findall(old_instruction):
+        if names_kind(said, role):
+            new = align_value(said, old_instruction, new_instruction)
+            quoted = _QUOTED.findall(new_instruction)
+            return new or (quoted[0] if len(quoted) == 1 else "")
+    return ""
 
 
 def _bind_text(
