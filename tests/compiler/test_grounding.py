@@ -191,3 +191,13 @@ def test_a_tap_on_an_element_the_task_names_by_its_kind_finds_one_of_that_kind()
         found = find_target(replace(step, kind=kind), state)
         assert found is not None and found.label == expected, kind
     assert find_target(replace(step, kind="button"), state) is None
+
+
+def test_a_quoted_label_is_the_tasks_value_where_the_new_task_quotes_one_there() -> None:
+    from guigraph.compiler.script import requoted
+
+    old = 'Click on the "确定" button.'
+    assert requoted("确定", old, 'Click on the "♥♥♥" button.')  # no words to align: the one
+    assert requoted("ÖK", 'Click on the "ÖK" button.', 'Click on the "Cancél" button.')
+    assert not requoted("确定", old, "Click on the OK button.")  # the new task quotes nothing
+    assert not requoted("Submit", 'Enter "Ann" and press Submit.', 'Enter "Bo" and press Submit.')

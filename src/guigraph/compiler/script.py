@@ -298,7 +298,10 @@ def _bind(
         for i, step in enumerate(steps)
         if step.template.taps
         and not step.home
-        and values.is_value_label(step.node, step.template.target_label, trace.instruction)
+        and (
+            values.is_value_label(step.node, step.template.target_label, trace.instruction)
+            or requoted(step.template.target_label, trace.instruction, instruction)
+        )
     }
     tapped = [
         (steps[i].template.target_label, (steps[i].node, "click"), steps[i].app)
@@ -606,6 +609,20 @@ def _in_field_form(value: str, values: ValueIndex, site: Site, lowered: bool = F
     if lowered:
         value = in_field_case(value, field_values)
     return conform(value, field_values, values.shaped_like(example))
+
+
+def requoted(label: str, old_instruction: str, new_instruction: str) -> bool:
+    """Whether the recorded task quoted the tapped ``label`` and the new one quotes a text
+    where it stood ('Click on the "确定" button' / 'Click on the "♥♥♥" button'): the quoted
+    label was the task's value, though its screen was recorded once with that one value."""
+    quoted_old = [q.strip() for q in _QUOTED.findall(old_instruction)]
+    quoted_new = [q.strip() for q in _QUOTED.findall(new_instruction)]
+    if label.strip() not in quoted_old:
+        return False
+    new = align_value(label.strip(), old_instruction, new_instruction)
+    if new is None:  # a text of no words ("♥♥♥") aligns with nothing: the one quoted
+        return len(quoted_old) == len(quoted_new) == 1
+    return new.strip() in quoted_new
 
 
 def names_kind(word: str, kind: str) -> bool:
