@@ -223,6 +223,10 @@ class DokuWiki:
         )
 
 
+#: How long stop() waits for the killed workers to leave (a zombie no one reaps stays longer).
+GROUP_GONE_S = 2.0
+
+
 def _stop_group(server: subprocess.Popen[bytes]) -> None:
     """SIGTERM to the server's process group (its workers too), SIGKILL if it lingers."""
     for number, wait_s in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
@@ -233,9 +237,17 @@ def _stop_group(server: subprocess.Popen[bytes]) -> None:
             break
         except subprocess.TimeoutExpired:
             continue
-    # Workers outlive their parent for a moment: reap the whole group.
+    # Workers outlive their parent for a moment: kill the whole group, and wait (briefly) until
+    # it is gone, so that a caller who checks right after stop() finds no server left.
     with contextlib.suppress(ProcessLookupError):
         os.killpg(server.pid, signal.SIGKILL)
+    deadline = time.monotonic() + GROUP_GONE_S
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(server.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
 
 
 def _password_hash(php: str, password: str) -> str:
