@@ -631,3 +631,11 @@ def test_a_quoted_slot_takes_no_word_of_the_frame() -> None:
     new = 'Enter "Vina" into the text field and press Submit.'
     # The one quoted text, which binding then refuses as the username's value.
     assert fill_slot("US", old, new, ["Submit", "US"]) == "Vina"
+
+
+def test_a_recorded_value_without_words_stands_nowhere_among_the_words() -> None:
+    from guigraph.compiler.slots import _names_after_cue
+
+    # "♥♥♥" has no word: it used to fail an IndexError that ended a whole evaluation.
+    found = _names_after_cue("♥♥♥", 'Click on the "♥♥♥" button.', 'Click on the "確定" button.')
+    assert found == []

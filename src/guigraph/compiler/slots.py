@@ -152,6 +152,8 @@ def normalize_units(text: str) -> str:
 def _spans(tokens: list[str], value: list[str]) -> list[tuple[int, int]]:
     """Where ``value`` occurs in ``tokens``; an occurrence inside a longer name comes last:
     in "my note Call Alice to Alice" the contact is the second "Alice"."""
+    if not value:
+        return []  # a value without words ("♥♥♥") stands nowhere among them
     lowered = [t.lower() for t in tokens]
     target = [v.lower() for v in value]
     size = len(target)

@@ -302,6 +302,8 @@ class Worker:
             verdict = env.evaluate()
         except EnvError as exc:  # the page or browser broke: this episode failed
             reason, error = "error", str(exc)
+        except Exception as exc:  # a bug fails its episode (with its error), never the run
+            reason, error = "crash", f"{type(exc).__name__}: {exc}"
         row = _episode_row(
             episode_id, job.task, instruction, count, None,
             bool(verdict is not None and verdict.success), time.perf_counter() - started,

@@ -233,3 +233,24 @@ def test_eval_web_workers_confine_their_browser_to_the_allowed_origins(
     with pytest.raises(ConfigError):
         worker._run_web(WebJob("click-test", 1), lambda row: None)
     assert made == [{"world": "web", "allow_origins": ["localhost", "*.example.org"]}]
+
+
+def test_a_bug_in_one_web_episode_fails_that_episode_with_its_error_not_the_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from guigraph import envs
+    from guigraph.eval.worker import EvalSpec, WebJob, Worker
+
+    class Broken:
+        action_space = frozenset[Any]()
+
+        def make_task(self, spec: str, seed: int) -> Any:
+            raise IndexError("list index out of range")
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(envs, "make", lambda name, **options: Broken())
+    row = Worker(EvalSpec("web", "", use_graph=False))._run_web(WebJob("click-test", 1), print)
+    assert row["success"] is False and row["reason"] == "crash"
+    assert row["error"] == "IndexError: list index out of range"
