@@ -348,3 +348,21 @@ def test_a_value_made_of_a_word_of_another_takes_that_word_of_the_new_one() -> N
     task = "Sign in and create an account kofi for Kofi Mensah, email kofi@example.org"
     binding = bind([login, name], trace, task, ValueIndex())
     assert [s.text for s in binding.steps] == ["kofi", "Kofi Mensah"]
+
+
+def test_a_run_that_only_closed_a_dialog_keeps_its_one_step() -> None:
+    """A pop-up's "Close" tapped on the way is an accident of that run; a run that did nothing
+    else ("Close the dialog box by clicking the x") was recorded to close it."""
+    from guigraph.compiler.script import ScriptStep, without_detours
+    from guigraph.envs import conventions
+    from guigraph.graph.records import ActionTemplate
+    from guigraph.types import ActionType
+
+    label = next(iter(conventions.active().dismiss_labels)).title()
+
+    def tap(text: str) -> ScriptStep:
+        template = ActionTemplate(ActionType.CLICK, target_label=text, target_role="button")
+        return ScriptStep(1, template, None, "dialog", "t1", in_tail=True, label=text)
+
+    assert [s.label for s in without_detours([tap(label)], {})] == [label]
+    assert [s.label for s in without_detours([tap(label), tap("Save")], {})] == ["Save"]

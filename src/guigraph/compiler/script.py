@@ -129,6 +129,8 @@ def without_detours(steps: list[ScriptStep], nodes: Mapping[int, Node]) -> list[
     """Drop what the recording did by accident: pop-up dismissals, and a tap into a state that
     was left at once with back (a wrong tap) unless that state showed a value used later."""
     kept = [s for s in steps if not is_dismissal(s.template.target_label)]
+    if steps and not kept:
+        kept = list(steps)  # a run that only closed a dialog: closing it was the task
     read_later = {
         source.key for s in kept for _, source in s.template.text_sources if source.from_screen
     }
