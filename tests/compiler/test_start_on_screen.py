@@ -1,4 +1,5 @@
-"""Several workflows recorded under one page: the first step decides which one is followed."""
+"""Several workflows recorded under one page: the screen the episode starts on decides
+which one is followed."""
 
 from __future__ import annotations
 
@@ -59,3 +60,40 @@ def test_a_plan_whose_first_target_is_here_is_kept() -> None:
     with conventions.using(WEB):
         kept.start_in(screen("Director", "Year"))
     assert kept.state.choice is not None and kept.state.choice.donors == ["layout-a"]
+
+
+def form(score: float, donor: str, *labels: str, app: str = APP) -> PlanChoice:
+    steps = [tap(label) for label in labels]
+    steps = [ScriptStep(1, s.template, None, app, donor, label=s.label) for s in steps]
+    return PlanChoice(steps, [donor], score, stitched=False)
+
+
+def test_every_tap_on_the_first_screen_decides_not_only_the_first() -> None:
+    # Both layouts start with "Year"; only one has every field this screen shows.
+    chosen = policy(
+        form(13.0, "other-layout", "Year", "Genre", "Go"),
+        form(12.5, "this-layout", "Year", "Director", "Go"),
+    )
+    with conventions.using(WEB):
+        chosen.start_in(screen("Year", "Director", "Go"))
+    assert chosen.state.choice is not None and chosen.state.choice.donors == ["this-layout"]
+
+
+def test_a_world_that_cannot_leave_its_page_follows_a_run_recorded_on_it() -> None:
+    # The best-ranked run was recorded on another page; the world refused going home.
+    stuck = policy(
+        form(9.0, "elsewhere", "Reply", app="Other page"),
+        form(2.0, "here", "Reply"),
+    )
+    stuck.state.home_refused = True
+    with conventions.using(WEB):
+        assert stuck._stay_in(screen("Reply"))
+    assert stuck.state.choice is not None and stuck.state.choice.donors == ["here"]
+    assert stuck.state.cursor == 0
+
+
+def test_with_no_run_recorded_on_this_page_the_plan_stays() -> None:
+    stuck = policy(form(9.0, "elsewhere", "Reply", app="Other page"))
+    with conventions.using(WEB):
+        assert not stuck._stay_in(screen("Reply"))
+    assert stuck.state.choice is not None and stuck.state.choice.donors == ["elsewhere"]

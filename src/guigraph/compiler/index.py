@@ -177,6 +177,21 @@ class GraphView:
                 break
         return found
 
+    def traces_in(self, app: str, instruction: str, k: int = 16) -> list[tuple[Trace, float]]:
+        """The ``k`` traces most like ``instruction`` among those that work in ``app``, every
+        run its own (a form laid out several ways is one workflow of states, recorded once
+        per layout)."""
+        if self.encoder is None or self.trace_vectors is None:
+            return []
+        import numpy as np
+
+        rows, vectors = self._app_rows(app)
+        if not len(rows):
+            return []
+        scores = vectors @ self._query_vector(instruction)
+        best = np.lexsort((rows, scores))[::-1][:k]
+        return [(self.traces[int(rows[at])], float(scores[at])) for at in best]
+
     def _app_rows(self, app: str) -> tuple[np.ndarray, np.ndarray]:
         """The rows of the traces working in ``app`` and their instruction vectors, gathered
         once per app: copying them out of the whole matrix for every query cost more than

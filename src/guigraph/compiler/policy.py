@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler import fillers
+from guigraph.compiler.bound import bind_trace
 from guigraph.compiler.fillers import SlotFiller
 from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.grounding import find_target, ground, step_text
@@ -48,6 +49,8 @@ ROUTE_COST_LIMIT = 15.0  # about seven transitions
 MAX_REVEAL_SCROLLS = 3
 #: How much worse a plan that starts in the app on the screen may score and still be preferred.
 START_APP_MARGIN = 1.0
+#: The page's own recordings looked at when the retrieved options do not fit its screen.
+RECORDINGS_HERE = 16
 
 Chooser = Callable[[SemanticState, Feedback, FocusMemory], Proposal | None]
 
@@ -80,6 +83,11 @@ class PolicyState:
     judged_steps: int = 0
     #: The tabs, sections or folders opened looking for a value the task names.
     search: Search = field(default_factory=Search)
+    #: The world refused going home: it cannot leave the app (a web page) it started in.
+    home_refused: bool = False
+    #: The task and what retrieval handed for it (more recordings are bound on the way).
+    task: Task | None = None
+    context: Context | None = None
 
 
 @dataclass
@@ -97,6 +105,7 @@ class GraphPolicy:
             return Plan((), rationale="no similar trace in the knowledge base")
         # Numbers as screens show them: "thirty percent" is the "30%" to tap.
         task = replace(task, instruction=in_screen_forms(task.instruction, self.view.values))
+        self.state.task, self.state.context = task, context
         candidates = list(context.traces)
         if self.mode == "graph":
             candidates += context.app_traces
@@ -136,26 +145,68 @@ class GraphPolicy:
         if self.state.choice is None or not here or is_home(here):
             return
         if _first_app(self.state.script) not in (None, here):
-            for i, option in enumerate(self.state.alternatives):
+            options = [*self.state.alternatives, *self._recordings_here(state)]
+            for i, option in enumerate(options):
                 if option.score < self.state.choice.score - START_APP_MARGIN:
                     continue
                 if _first_app(option.steps) == here:
+                    self.state.alternatives = options
                     self._adopt(i, f"{here} is on the screen")
                     break
         self._start_on_screen(state)
 
     def _start_on_screen(self, state: SemanticState) -> None:
         """Several workflows recorded under one page (a form laid out several ways): where
-        the plan's first tap names nothing on this screen, an option about as good whose first
-        tap is here is the one recorded on a screen like this."""
-        if self.state.choice is None or _first_tap_here(self.state.script, state) is not False:
+        some of the plan's taps on its first screen name nothing on this screen, the option
+        about as good that misses the fewest is the one recorded on a screen like this. The
+        page's own recordings are options too: retrieval hands one run per way of working in
+        a page, and a form laid out several ways is one such way."""
+        missing = _taps_missing_here(self.state.script, state)
+        choice = self.state.choice
+        if choice is None or not missing:
             return
-        for i, option in enumerate(self.state.alternatives):
-            if option.score < self.state.choice.score - START_APP_MARGIN:
+        options = [*self.state.alternatives, *self._recordings_here(state)]
+        best: tuple[int, int] | None = None
+        for i, option in enumerate(options):
+            if option.score < choice.score - START_APP_MARGIN:
                 continue
-            if _first_tap_here(option.steps, state):
-                self._adopt(i, "its first target is on the screen")
-                return
+            its = _taps_missing_here(option.steps, state)
+            if its is not None and its < (missing if best is None else best[1]):
+                best = (i, its)
+        if best is not None:
+            self.state.alternatives = options
+            self._adopt(best[0], "its first screen's targets are on this screen")
+
+    def _stay_in(self, state: SemanticState) -> bool:
+        """The plan needs another app and the world cannot leave this one: follow the best
+        option recorded in this app from its start, however it ranked."""
+        options = [*self.state.alternatives, *self._recordings_here(state)]
+        at = next((i for i, o in enumerate(options) if _first_app(o.steps) == state.app), None)
+        if at is None:
+            return False
+        self.state.alternatives = options
+        self._adopt(at, f"the world stays in {state.app}")
+        self.state.cursor = 0
+        return True
+
+    def _recordings_here(self, state: SemanticState) -> list[PlanChoice]:
+        """The runs recorded on the page on the screen, ranked for the task, besides the
+        options already held."""
+        task, context, choice = self.state.task, self.state.context, self.state.choice
+        if self.mode != "graph" or task is None or context is None or choice is None:
+            return []
+        if not state.app:
+            return []
+        held = {s.trace_id for option in (choice, *self.state.alternatives) for s in option.steps}
+        candidates = [
+            bind_trace(trace, task.instruction, self.view, context.fills, score)
+            for trace, score in self.view.traces_in(state.app, task.instruction, RECORDINGS_HERE)
+            if trace.episode_id not in held
+        ]
+        if not candidates:
+            return []
+        with fillers.using(self.filler):
+            return [option for option in self._ranked(task, context, candidates) if option.steps]
 
     def subgoal(self) -> SubGoal:
         if not self.state.script:
@@ -194,6 +245,7 @@ class GraphPolicy:
             self._navigate, self._fallback,
         )  # fmt: skip
         refused_back = _back_refused(history)
+        self.state.home_refused = _refused(history, ActionType.PRESS_HOME)
         for choose in choosers:
             proposal = choose(state, feedback, memory)
             if proposal is None or proposal.action in feedback.banned:
@@ -564,6 +616,8 @@ class GraphPolicy:
         if is_home(state.app):
             return None
         if step.app and state.app != step.app and not step.home:
+            if self.state.home_refused and self._stay_in(state):
+                return self._current_step(state, feedback, memory)
             return Proposal(
                 Action(ActionType.PRESS_HOME), reason=f"{step.app} is needed, not {state.app}"
             )
@@ -574,22 +628,30 @@ class GraphPolicy:
 
 def _back_refused(history: Sequence[HistoryEntry]) -> bool:
     """Whether the world refused going back in this episode (the screen stayed as it was)."""
+    return _refused(history, ActionType.PRESS_BACK)
+
+
+def _refused(history: Sequence[HistoryEntry], kind: ActionType) -> bool:
+    """Whether the world refused an action of ``kind`` in this episode (the screen stayed as
+    it was)."""
     return any(
-        e.action.type is ActionType.PRESS_BACK and e.outcome.status is OutcomeStatus.FAILURE
+        e.action.type is kind and e.outcome.status is OutcomeStatus.FAILURE
         and e.fingerprint_before == e.fingerprint_after
         for e in history
     )  # fmt: skip
 
 
-def _first_tap_here(script: Sequence[ScriptStep], state: SemanticState) -> bool | None:
-    """Whether the script's first step, a tap on a named element of this app, finds its
-    target on this screen (None: the first step is no such tap)."""
-    step = script[0] if script else None
-    if step is None or not step.template.taps or step.home or not step.label.strip():
+def _taps_missing_here(script: Sequence[ScriptStep], state: SemanticState) -> int | None:
+    """How many of the script's taps on named elements, up to its first screen change, find
+    no target on this screen (None: the script does not start with such taps in this app)."""
+    first = script[0] if script else None
+    if first is None or first.home or first.app not in (None, state.app):
         return None
-    if step.app not in (None, state.app):
+    leading = itertools.takewhile(lambda s: s.node == first.node, script)
+    taps = [s for s in leading if s.template.taps and s.label.strip()]
+    if not taps:
         return None
-    return find_target(step, state) is not None
+    return sum(find_target(s, state) is None for s in taps)
 
 
 def _first_app(script: Sequence[ScriptStep]) -> str | None:

@@ -8,12 +8,12 @@ around them (the traces' states and transitions plus one hop beyond), and a line
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler import fillers
+from guigraph.compiler.bound import bind_trace
 from guigraph.compiler.records import Context, RetrievedTrace
-from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
+from guigraph.compiler.script import FillCache
 from guigraph.compiler.slots import clauses
 from guigraph.types import ActionType
 
@@ -64,20 +64,6 @@ def edge_phrase(edge: Edge, slot_values: Mapping[SlotKey, str] | None = None) ->
     return ", ".join(action_phrase(a, slot_values) for a in edge.actions)
 
 
-def bind_trace(
-    trace: Trace, instruction: str, graph: GraphView, fills: FillCache | None = None
-) -> RetrievedTrace:
-    """The trace bound to ``instruction`` by the team's own binder (``compiler/script.py``),
-    so that model roles read the values the model-free team would type. ``fills`` is the
-    episode's cache of slot fills, shared with the team's plan ranking."""
-    script = trace_script(trace, graph.edges, graph.nodes)
-    binding = bind(
-        script, trace, instruction, graph.values, fills, graph.aliases, graph.read_fields
-    )
-    values, missing = slot_values(trace, binding)
-    return RetrievedTrace(trace, 0.0, values, missing, binding)
-
-
 def retrieve(
     kb: KnowledgeBase,
     instruction: str,
@@ -96,19 +82,13 @@ def retrieve(
     # The task's slot filler sees every run the task may follow before any is bound (a model
     # filler asks about all their slots in one call).
     fillers.active().prepare(instruction, [trace for trace, _ in (*searched, *by_app)])
-    retrieved = [
-        replace(bind_trace(trace, instruction, graph, fills), score=score)
-        for trace, score in searched
-    ]
+    retrieved = [bind_trace(trace, instruction, graph, fills, score) for trace, score in searched]
     node_ids, edge_ids = _subgraph(retrieved, graph)
     nodes = {n: graph.nodes[n] for n in node_ids if n in graph.nodes}
     edges = {e: graph.edges[e] for e in edge_ids}
     lines = _linearize(retrieved, nodes, edges)
     text, used, truncated = _fit(lines, token_budget)
-    app_traces = [
-        replace(bind_trace(trace, instruction, graph, fills), score=score)
-        for trace, score in by_app
-    ]
+    app_traces = [bind_trace(trace, instruction, graph, fills, score) for trace, score in by_app]
     return Context(
         instruction, tuple(retrieved), nodes, edges, text, used, truncated,
         app_traces=tuple(app_traces), fills=fills,
