@@ -10,7 +10,7 @@ from guigraph.compiler.policy import GraphPolicy, PolicyState
 from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.stitch import PlanChoice
 from guigraph.envs import conventions
-from guigraph.envs.conventions import WEB
+from guigraph.envs.conventions import ANDROID, WEB
 from guigraph.geometry import BBox, ScreenSize
 from guigraph.graph.records import ActionTemplate
 from guigraph.types import Observation, UIElement
@@ -97,3 +97,18 @@ def test_with_no_run_recorded_on_this_page_the_plan_stays() -> None:
     with conventions.using(WEB):
         assert not stuck._stay_in(screen("Reply"))
     assert stuck.state.choice is not None and stuck.state.choice.donors == ["elsewhere"]
+
+
+def test_with_no_home_screen_the_run_recorded_on_the_page_is_followed_from_the_start() -> None:
+    def options() -> GraphPolicy:
+        return policy(form(9.0, "elsewhere", "Reply", app="Other page"), form(2.0, "here", "Reply"))
+
+    on_the_web = options()
+    with conventions.using(WEB):  # a web page stays the app its task began in
+        on_the_web.start_in(screen("Reply"))
+    assert on_the_web.state.choice is not None and on_the_web.state.choice.donors == ["here"]
+    on_a_phone = options()
+    with conventions.using(ANDROID):  # home leads to the other app: the far better run stays
+        on_a_phone.start_in(screen("Reply"))
+    assert on_a_phone.state.choice is not None
+    assert on_a_phone.state.choice.donors == ["elsewhere"]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from guigraph.compiler import fillers
 from guigraph.compiler.bound import bind_trace
+from guigraph.compiler.calendar import pages_to_value, paging_run, shown_month, task_month
 from guigraph.compiler.fillers import SlotFiller
 from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.grounding import find_target, ground, step_text
@@ -29,6 +30,7 @@ from guigraph.compiler.stitch import PlanChoice, rank_plans
 from guigraph.envs import conventions
 from guigraph.focus import FocusMemory
 from guigraph.graph.records import TextSource
+from guigraph.language import tables
 from guigraph.roles import (
     ElementView,
     Feedback,
@@ -85,6 +87,10 @@ class PolicyState:
     search: Search = field(default_factory=Search)
     #: The world refused going home: it cannot leave the app (a web page) it started in.
     home_refused: bool = False
+    #: Months between the calendar on the screen and the task's date, when last seen, and
+    #: whether pages are being turned to it (the day shows in every month: no skipping).
+    months_away: int | None = None
+    paging: bool = False
     #: The task and what retrieval handed for it (more recordings are bound on the way).
     task: Task | None = None
     context: Context | None = None
@@ -145,15 +151,23 @@ class GraphPolicy:
         if self.state.choice is None or not here or is_home(here):
             return
         if _first_app(self.state.script) not in (None, here):
-            options = [*self.state.alternatives, *self._recordings_here(state)]
-            for i, option in enumerate(options):
-                if option.score < self.state.choice.score - START_APP_MARGIN:
-                    continue
-                if _first_app(option.steps) == here:
-                    self.state.alternatives = options
-                    self._adopt(i, f"{here} is on the screen")
-                    break
+            if conventions.active().home_screen:
+                self._start_in_app_on_screen(state)
+            else:  # no home screen leads to the plan's app: a run recorded here is followed
+                self._stay_in(state)
         self._start_on_screen(state)
+        self._start_with_pages(state)
+
+    def _start_in_app_on_screen(self, state: SemanticState) -> None:
+        assert self.state.choice is not None
+        options = [*self.state.alternatives, *self._recordings_here(state)]
+        for i, option in enumerate(options):
+            if option.score < self.state.choice.score - START_APP_MARGIN:
+                continue
+            if _first_app(option.steps) == state.app:
+                self.state.alternatives = options
+                self._adopt(i, f"{state.app} is on the screen")
+                return
 
     def _start_on_screen(self, state: SemanticState) -> None:
         """Several workflows recorded under one page (a form laid out several ways): where
@@ -177,9 +191,52 @@ class GraphPolicy:
             self.state.alternatives = options
             self._adopt(best[0], "its first screen's targets are on this screen")
 
+    def _start_with_pages(self, state: SemanticState) -> None:
+        """The task names a date: a recording that turned a calendar's pages before tapping
+        the day reaches any month, one that turned none only its own (in the same app)."""
+        choice, task = self.state.choice, self.state.task
+        if choice is None or task is None or _date_month(task) is None:
+            return
+        if pages_to_value(self.state.script):
+            return
+        app = _first_app(self.state.script)
+        for i, option in enumerate(self.state.alternatives):
+            if option.score < choice.score - START_APP_MARGIN or _first_app(option.steps) != app:
+                continue
+            if pages_to_value(option.steps):
+                self._adopt(i, "it turns the calendar's pages")
+                return
+
+    def _turn_pages(
+        self, state: SemanticState, feedback: Feedback, memory: FocusMemory
+    ) -> Proposal | None:
+        """Turning a calendar's pages to the task's date: the recorded turns are cut short
+        where the screen shows the date's month, and repeated while it does not and each turn
+        brings it nearer. Proposes nothing itself: the script's next step does."""
+        script, cursor, task = self.state.script, self.state.cursor, self.state.task
+        self.state.paging = False
+        run = paging_run(script, cursor) if task is not None else None
+        target = _date_month(task) if run is not None and task is not None else None
+        if run is None or target is None or task is None:
+            return None
+        shown = shown_month(list(state.texts), tables.of(task.instruction).code)
+        if shown is None:
+            return None
+        away = abs(12 * (shown[0] - target[0]) + shown[1] - target[1])
+        # One recorded turn seen to bring the month nearer tells the turn's direction (and
+        # that it is a turn at all: a single tap before the day may have opened the calendar).
+        nearer = self.state.months_away is not None and away < self.state.months_away
+        self.state.months_away, self.state.paging = away, away > 0
+        if away == 0:
+            del script[cursor : run[1]]
+        elif cursor == run[1] and nearer:
+            script.insert(cursor, script[cursor - 1])
+        return None
+
     def _stay_in(self, state: SemanticState) -> bool:
-        """The plan needs another app and the world cannot leave this one: follow the best
-        option recorded in this app from its start, however it ranked."""
+        """The plan needs another app and the world cannot leave this one: follow the first
+        option that starts in this app (the retrieved ones in their order, then the page's
+        own recordings), however it ranked against the plan."""
         options = [*self.state.alternatives, *self._recordings_here(state)]
         at = next((i for i, o in enumerate(options) if _first_app(o.steps) == state.app), None)
         if at is None:
@@ -187,6 +244,7 @@ class GraphPolicy:
         self.state.alternatives = options
         self._adopt(at, f"the world stays in {state.app}")
         self.state.cursor = 0
+        self._start_with_pages(state)
         return True
 
     def _recordings_here(self, state: SemanticState) -> list[PlanChoice]:
@@ -241,8 +299,8 @@ class GraphPolicy:
         if self.done:
             return Proposal(Action(ActionType.COMPLETE), reason="every planned step is done")
         choosers: tuple[Chooser, ...] = (
-            self._wait_for_loading, self._current_step, self._skip_ahead, self._dismiss_popup,
-            self._navigate, self._fallback,
+            self._wait_for_loading, self._turn_pages, self._current_step, self._skip_ahead,
+            self._dismiss_popup, self._navigate, self._fallback,
         )  # fmt: skip
         refused_back = _back_refused(history)
         self.state.home_refused = _refused(history, ActionType.PRESS_HOME)
@@ -409,7 +467,7 @@ class GraphPolicy:
         recordings opened in this state (``search``), the recorded steps being how one
         recording found its own value, not where this one hides."""
         at = value_step_ahead(self.state.script, self.state.cursor)
-        if at is None:
+        if at is None or self.state.paging:
             return None
         value_step = self.state.script[at]
         if find_target(value_step, state) is not None:
@@ -629,6 +687,10 @@ class GraphPolicy:
 def _back_refused(history: Sequence[HistoryEntry]) -> bool:
     """Whether the world refused going back in this episode (the screen stayed as it was)."""
     return _refused(history, ActionType.PRESS_BACK)
+
+
+def _date_month(task: Task) -> tuple[int, int] | None:
+    return task_month(task.instruction, tables.of(task.instruction).code)
 
 
 def _refused(history: Sequence[HistoryEntry], kind: ActionType) -> bool:

@@ -79,6 +79,9 @@ class Conventions:
     dialog_title_ids: frozenset[str] = frozenset()
     #: Class-name endings of pagers and tab strips: a sideways swipe on one may change page.
     pager_classes: tuple[str, ...] = ()
+    #: Whether a home screen leads to other apps (a phone's); a web page or a desktop window
+    #: stays the app its task began in.
+    home_screen: bool = True
 
     def is_home(self, app: str | None) -> bool:
         return (app or "").strip().lower() in self.home_apps
@@ -189,6 +192,7 @@ WEB = Conventions(
     loading_texts=("loading", "please wait"),
     transient_words=frozenset({"modal", "dialog", "toast", "banner", "cookie", "popup"}),
     opens_apps_by="url",
+    home_screen=False,
     # ARIA roles of fields (a <select> is typed into too: its option's label).
     field_classes=frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox"}),
 )
