@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -146,20 +147,9 @@ class GraphView:
         apps ("by message": a messaging trace whose instruction shares few words), so every
         app the instruction names gets candidates of its own.
         """
-        if self.encoder is None or self.trace_vectors is None:
-            return []
-        rows, vectors = self._app_rows(app)
-        if not len(rows):
-            return []
-        scores = vectors @ self._query_vector(instruction)
         found: list[tuple[Trace, float]] = []
         workflows: set[tuple[int, ...]] = set()
-        # Best first, ties by the later row (as sorting (score, row) pairs would); the loop
-        # stops after ``k`` workflows, so the order is taken lazily from an index sort.
-        import numpy as np
-
-        for at in np.lexsort((rows, scores))[::-1]:
-            score, row = float(scores[at]), int(rows[at])
+        for row, score in self._most_like(app, instruction):
             trace = self.traces[row]
             # One trace per way of working in the app: twenty "add to cart" runs would crowd
             # out the one run that reads a price. Typing a value read in another app is
@@ -172,7 +162,7 @@ class GraphView:
             if workflow in workflows:
                 continue
             workflows.add(workflow)
-            found.append((trace, float(score)))
+            found.append((trace, score))
             if len(found) == k:
                 break
         return found
@@ -181,16 +171,23 @@ class GraphView:
         """The ``k`` traces most like ``instruction`` among those that work in ``app``, every
         run its own (a form laid out several ways is one workflow of states, recorded once
         per layout)."""
-        if self.encoder is None or self.trace_vectors is None:
-            return []
-        import numpy as np
+        best = itertools.islice(self._most_like(app, instruction), k)
+        return [(self.traces[row], score) for row, score in best]
 
+    def _most_like(self, app: str, instruction: str) -> Iterator[tuple[int, float]]:
+        """The rows of the traces working in ``app`` and their similarity to
+        ``instruction``, best first, ties by the later row (as sorting (score, row) pairs
+        would); taken lazily from an index sort, callers stop early."""
+        if self.encoder is None or self.trace_vectors is None:
+            return
         rows, vectors = self._app_rows(app)
         if not len(rows):
-            return []
+            return
+        import numpy as np
+
         scores = vectors @ self._query_vector(instruction)
-        best = np.lexsort((rows, scores))[::-1][:k]
-        return [(self.traces[int(rows[at])], float(scores[at])) for at in best]
+        for at in np.lexsort((rows, scores))[::-1]:
+            yield int(rows[at]), float(scores[at])
 
     def _app_rows(self, app: str) -> tuple[np.ndarray, np.ndarray]:
         """The rows of the traces working in ``app`` and their instruction vectors, gathered

@@ -159,6 +159,8 @@ class GraphPolicy:
         self._start_with_pages(state)
 
     def _start_in_app_on_screen(self, state: SemanticState) -> None:
+        """An option about as good that starts in the app on the screen (a phone's home can
+        lead to the plan's app, but needs steps the option saves)."""
         assert self.state.choice is not None
         options = [*self.state.alternatives, *self._recordings_here(state)]
         for i, option in enumerate(options):
