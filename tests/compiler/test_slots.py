@@ -639,3 +639,22 @@ def test_a_recorded_value_without_words_stands_nowhere_among_the_words() -> None
     # "♥♥♥" has no word: it used to fail an IndexError that ended a whole evaluation.
     found = _names_after_cue("♥♥♥", 'Click on the "♥♥♥" button.', 'Click on the "確定" button.')
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("example", "old_quote", "new_quote", "expected"),
+    [
+        ("Sem", "Sem.", "Eu donec maecenas pretium.", "Eu donec maecenas pretium"),
+        ("Eu donec maecenas pretium", "Eu donec maecenas pretium.", "Sem.", "Sem"),
+        ("Sem.", "Sem.", "Eu donec maecenas pretium.", "Eu donec maecenas pretium."),
+        ("Vel quis", "Vel quis", "Ac", "Ac"),
+    ],
+)
+def test_a_quoted_text_is_filled_whole_whatever_its_length(
+    example: str, old_quote: str, new_quote: str, expected: str
+) -> None:
+    # The run typed the quote less its end mark (the template keeps the "."): the new quote,
+    # however many words, is the value less the same mark; not its first word.
+    frame = 'Find the email by {} and reply to them with the text "{}".'
+    old, new = frame.format("Alysia", old_quote), frame.format("Frayda", new_quote)
+    assert fill_slot(example, old, new) == expected

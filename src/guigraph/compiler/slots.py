@@ -182,6 +182,9 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     old, new, value = words(old_instruction), words(new_instruction), words(example)
     if not value:
         return None
+    quote = _whole_quote(value, example, old_instruction, new_instruction)
+    if quote is not None:
+        return quote
     opcodes = _word_opcodes(old_instruction, new_instruction, _language())
     for start, end in _spans(old, value):
         if is_sentence(example, old_instruction):
@@ -199,6 +202,29 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
             )
     after = _after_same_separator(example, old_instruction, new_instruction)
     return _with_end_punctuation(after, new_instruction, example) if after else None
+
+
+def _whole_quote(
+    value: Sequence[str], example: str, old_instruction: str, new_instruction: str
+) -> str | None:
+    """A quoted text is one value: where the recorded value was all of the recorded task's
+    quote but for marks at its ends (the run typed "Sem" + "." for the quote "Sem."), the new
+    value is all of the new task's quote at that place ("Eu donec maecenas pretium"), less
+    the same end marks. Word alignment would keep the recorded value's length."""
+    old_quotes, new_quotes = parse(old_instruction).quoted, parse(new_instruction).quoted
+    if len(old_quotes) != len(new_quotes):
+        return None
+    for old_quote, new_quote in zip(old_quotes, new_quotes, strict=True):
+        if words(old_quote) != list(value) or example.strip() not in old_quote:
+            continue
+        head, _, tail = old_quote.partition(example.strip())
+        new_value = new_quote.strip()
+        if head.strip() and new_value.startswith(head.strip()):
+            new_value = new_value[len(head.strip()) :]
+        if tail.strip() and new_value.endswith(tail.strip()):
+            new_value = new_value[: -len(tail.strip())]
+        return new_value.strip() or None
+    return None
 
 
 def _after_same_separator(example: str, old_instruction: str, new_instruction: str) -> str:
