@@ -31,7 +31,8 @@ typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 # Debian packages the tests drive: the system Chromium (never a browser Playwright downloads),
-# DokuWiki served by PHP's built-in server, and the desktop world's display and applications.
+# DokuWiki served by PHP's built-in server, the desktop world's display and applications, and
+# the English-Spanish dictionary a Spanish task is glossed with.
 # Installed with apt when missing (sudo when not root); one name per line keeps merges easy.
 SYSTEM_PACKAGES := \
 	chromium \
@@ -45,7 +46,8 @@ SYSTEM_PACKAGES := \
 	galculator \
 	dbus-daemon \
 	at-spi2-core \
-	libatk-bridge2.0-0
+	libatk-bridge2.0-0 \
+	dict-freedict-eng-spa
 APT_GET := $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get
 
 system-packages:

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from guigraph.language import tables
+from guigraph.language.glossary import glosses
 from guigraph.language.numbers import with_digits
 from guigraph.language.tables import WORD, Language
 
@@ -50,6 +51,10 @@ class ParsedTask:
     set_off: tuple[str, ...]
     #: Every part of a task in several steps, however short ("bookmark it" too).
     parts: tuple[str, ...]
+    #: What the task's own words translate to in English, the recordings' language
+    #: ("compra" -> "buy", "purchase", ...; ``glossary``), none a word it says itself.
+    #: Empty for a language with no dictionary (English).
+    glosses: tuple[str, ...] = ()
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -61,7 +66,13 @@ class ParsedTask:
 
     @property
     def content(self) -> tuple[str, ...]:
-        """The folded words that carry meaning, in order (repeats kept)."""
+        """The folded words that carry meaning, in order (repeats kept), then the words of
+        the recordings' language they translate to (``glosses``)."""
+        return self.own_content + self.glosses
+
+    @property
+    def own_content(self) -> tuple[str, ...]:
+        """The folded words that carry meaning, as the task says them."""
         stop = self.language.stopwords
         return tuple(t.folded for t in self.tokens if t.folded not in stop)
 
@@ -93,8 +104,16 @@ def _parse(text: str, language: Language) -> ParsedTask:
     quoted = tuple(QUOTED.findall(text))
     return ParsedTask(
         text, language, tokens, quoted, quoted or _after_mark(text, language),
-        tuple(_parts(text, language.clause_joiners)),
+        tuple(_parts(text, language.clause_joiners)), _glosses(tokens, language),
     )  # fmt: skip
+
+
+def _glosses(tokens: tuple[Token, ...], language: Language) -> tuple[str, ...]:
+    if not language.dictionary:
+        return ()
+    own = {t.folded for t in tokens if t.folded not in language.stopwords}
+    found = {g for word in own for g in glosses(word, language.dictionary, language.stemmer)}
+    return tuple(sorted(found - own))
 
 
 def _tokens(text: str, language: Language) -> list[Token]:

@@ -92,4 +92,6 @@ SPANISH = Language(
         "cuánto cuesta": frozenset({"price", "cost", "total"}),
         "cuánto": frozenset({"price", "cost", "total", "count"}),
     },
+    dictionary="eng-spa",
+    stemmer="spanish",
 )

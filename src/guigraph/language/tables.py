@@ -58,6 +58,11 @@ class Language:
     new_words: frozenset[str] = frozenset()
     #: What a question asks for, as the words of the screen fields that answer it.
     question_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: The FreeDict dictionary from English to this language ("eng-spa"; ``glossary``), and
+    #: the Snowball stemmer that meets its entries' forms ("spanish"): a task in this
+    #: language is glossed with the recordings' English words. Empty: none.
+    dictionary: str = ""
+    stemmer: str = ""
 
     def __hash__(self) -> int:  # the mapping field is not hashable; the code names it
         return hash(self.code)
