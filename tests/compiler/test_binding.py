@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from guigraph.compiler.script import ScriptStep, bind, slot_values
+from guigraph.compiler.script import KindClues, ScriptStep, bind, slot_values
 from guigraph.compiler.values import ValueIndex, type_site
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
 from guigraph.types import ActionType
 
 ALIASES = {"shopmall": "ShopMall", "viewtube": "ViewTube", "camera": "Camera"}
+KINDS = KindClues(ALIASES)
 DONOR = "Find the price of the Lumen camera bag and note it down under Work"
 
 
@@ -29,14 +30,14 @@ def search_step() -> tuple[ScriptStep, Trace]:
 def test_a_value_naming_another_app_is_not_this_apps_value() -> None:
     step, trace = search_step()
     task = "Find the price of the ViewTube video City Tour and note it down under Work"
-    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    binding = bind([step], trace, task, ValueIndex(), kinds=KINDS)
     assert binding.unfilled == 1 and binding.steps[0].text == "Lumen camera bag"
 
 
 def test_a_common_noun_that_is_also_an_app_does_not_count() -> None:
     step, trace = search_step()
     task = "Find the price of the Nova camera bag and note it down under Work"
-    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    binding = bind([step], trace, task, ValueIndex(), kinds=KINDS)
     assert binding.unfilled == 0 and binding.steps[0].text == "Nova camera bag"
 
 
@@ -46,10 +47,10 @@ def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> No
     trace = Trace("t2", donor, "Social_Sharing", ("Messages",), (1, 25), (9,), 3,
                   values={SlotKey(9, "text1"): "running late"})  # fmt: skip
     sent = "Send Dana a message saying who sings Gold Hearts"
-    told = bind([step], trace, sent, ValueIndex(), aliases=ALIASES)
+    told = bind([step], trace, sent, ValueIndex(), kinds=KINDS)
     assert told.unfilled == 0 and told.steps[0].text == "who sings Gold Hearts"
     answer = "Tell Dana in a message saying who sings Gold Hearts"
-    asked = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
+    asked = bind([step], trace, answer, ValueIndex(), kinds=KINDS)
     assert asked.unfilled == 1  # the answer is wanted: the artist, read off the player
     # Which verbs want the answer is the task language's: with none, the question is typed.
     from dataclasses import replace
@@ -58,7 +59,7 @@ def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> No
     from guigraph.language.english import ENGLISH
 
     with tables.using(replace(ENGLISH, answer_verbs=frozenset())):
-        plain = bind([step], trace, answer, ValueIndex(), aliases=ALIASES)
+        plain = bind([step], trace, answer, ValueIndex(), kinds=KINDS)
     assert plain.unfilled == 0 and plain.steps[0].text == "who sings Gold Hearts"
 
 
@@ -100,11 +101,11 @@ def test_a_donor_part_the_task_does_not_fill_is_dropped_beside_a_value_read_off_
     trace = Trace("t3", donor, "Multi_Apps", ("Weather", "Notes"), (1, 18), (11,), 5,
                   values={SlotKey(11, "text2"): "Lima"})  # fmt: skip
     task = "Check when Dentist is and save the time in a new note Work"
-    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    binding = bind([step], trace, task, ValueIndex(), kinds=KINDS)
     assert binding.unfilled == 1
     assert binding.steps[0].text == "{text3}"
     # A task that names its city keeps both parts.
-    named = bind([step], trace, donor.replace("Lima", "Oslo"), ValueIndex(), aliases=ALIASES)
+    named = bind([step], trace, donor.replace("Lima", "Oslo"), ValueIndex(), kinds=KINDS)
     assert named.steps[0].text == "Oslo {text3}"
 
 
@@ -279,7 +280,7 @@ def test_a_leftover_name_is_no_app_no_placed_value_and_never_one_of_two() -> Non
     step, trace = alarm_label_step()
     # An app's name is no label.
     app = bind([step], trace, "Set a 22:00 alarm in Clock, name it after nothing", ValueIndex(),
-               aliases={"clock": "Clock"})  # fmt: skip
+               kinds=KindClues({"clock": "Clock"}))  # fmt: skip
     assert app.unfilled == 1 and app.steps[0].text == "Bus"
     # Two names: which one, nothing tells.
     two = bind([step], trace, "At 22:00 I need an alarm, Gym or Laundry", ValueIndex())
@@ -295,11 +296,11 @@ def test_a_name_inside_a_value_refused_as_another_apps_is_no_leftover() -> None:
     donor = "Find the price of the Zephyr lamp and note it down under Work"
     step, trace = typed_once(28, "ShopMall", 7, donor, "Multi_Apps", "Zephyr lamp")
     task = "Find the price of the ViewTube video City Tour and note it down under Work"
-    binding = bind([step], trace, task, ValueIndex(), aliases=ALIASES)
+    binding = bind([step], trace, task, ValueIndex(), kinds=KINDS)
     assert binding.unfilled == 1 and binding.steps[0].text == "Zephyr lamp"
     # Without another app's name, the new product is the one name left.
     task = "Find the price of the Pique kettle and note it down under Work"
-    assert bind([step], trace, task, ValueIndex(), aliases=ALIASES).steps[0].text == "Pique kettle"
+    assert bind([step], trace, task, ValueIndex(), kinds=KINDS).steps[0].text == "Pique kettle"
 
 
 def test_a_sentence_to_type_keeps_its_number_words() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.records import RetrievedTrace
-from guigraph.compiler.script import FillCache, bind, slot_values, trace_script
+from guigraph.compiler.script import FillCache, KindClues, bind, slot_values, trace_script
 
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
@@ -20,8 +20,7 @@ def bind_trace(
     so that model roles read the values the model-free team would type. ``fills`` is the
     episode's cache of slot fills, shared with the team's plan ranking."""
     script = trace_script(trace, graph.edges, graph.nodes)
-    binding = bind(
-        script, trace, instruction, graph.values, fills, graph.aliases, graph.read_fields
-    )
+    kinds = KindClues(graph.aliases, graph.read_fields)
+    binding = bind(script, trace, instruction, graph.values, fills, kinds)
     values, missing = slot_values(trace, binding)
     return RetrievedTrace(trace, score, values, missing, binding)

@@ -9,7 +9,7 @@ the instruction named (a song, a contact), and values to be read off a screen wh
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -178,17 +178,23 @@ def _step(
 FillCache = dict[tuple[str, str, Site, bool], "str | None"]
 
 
+@dataclass(frozen=True)
+class KindClues:
+    """What tells a value of another kind: it names another app (``aliases``, name -> app: the
+    "ViewTube video City Tour" as a ShopMall product), or another app's field (``read_fields``,
+    word -> apps whose screens show a field of that name), so it describes the value to read
+    there ("the temperature in Hanoi" is no post text)."""
+
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    read_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+
 def bind(
     steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
-    cache: FillCache | None = None, aliases: Mapping[str, str] | None = None,
-    read_fields: Mapping[str, frozenset[str]] | None = None,
+    cache: FillCache | None = None, kinds: KindClues | None = None,
 ) -> Binding:  # fmt: skip
     """Fill the script's values for ``instruction``; unfilled ones keep the trace's own.
-
-    ``aliases`` (name -> app): a value that names another app ("ViewTube video City Tour"
-    as a ShopMall product) is of the wrong kind. ``read_fields`` (word -> apps whose screens
-    show a field of that name): a value naming another app's field describes the value to
-    read there ("the temperature in Hanoi" is no post text), so it is of the wrong kind too.
+    ``kinds`` tells a value of another kind (``KindClues``).
 
     A text the task sets off in quotes, or by its one separating mark, is a value: where no
     slot took it and one free-text slot is left open ("Post 'Trying a new recipe' on Chirp"
@@ -196,11 +202,12 @@ def bind(
     slot taking it (``set_off_texts``). So for a name no slot took, where one name slot is
     left open ("At 10:00 pm I need an alarm, name it Laundry" / "Wake me at 15:00 with an
     alarm named Bus": no word of the recorded wording is beside the new name)."""
-    args = (steps, trace, instruction, values, {} if cache is None else cache, aliases, read_fields)
+    fills = {} if cache is None else cache
+    args = (steps, trace, instruction, values, fills, kinds or KindClues())
     with tables.using(tables.of(instruction)):
-        binding, leftover = _bind(*args)
+        binding, leftover = _Binder(*args).bind()
         if leftover is not None:
-            binding = _bind(*args, leftover=leftover)[0]
+            binding = _Binder(*args, leftover=leftover).bind()[0]
     # A recorded step repeated per item of a list the task names ("Select A, B and C"), or as
     # many times as a number it says ("Select 7 with the spinner").
     binding = lists.repeat_per_item(binding, trace.instruction, instruction)
@@ -217,71 +224,127 @@ class _Leftover:
     name: bool
 
 
-def _bind(
-    steps: Sequence[ScriptStep], trace: Trace, instruction: str, values: ValueIndex,
-    fills: FillCache, aliases: Mapping[str, str] | None,
-    read_fields: Mapping[str, frozenset[str]] | None, leftover: _Leftover | None = None,
-) -> tuple[Binding, _Leftover | None]:  # fmt: skip
-    """``bind``'s pass: the binding, and the value no slot took to bind again with (or None).
-    With ``leftover``, the open slot of its sort takes it."""
-    binding = Binding([], recorded=steps)
-    app_names = set((aliases or {}).values())
-    # Each value this binding placed -> the recorded value it stands in for.
-    placed: dict[str, str] = {}
-    # The values placed, as the task writes them.
-    placed_as_said: set[str] = set()
+@dataclass
+class _Binder:
+    """One pass of ``bind``: the binding built step by step, and what its steps share."""
 
-    def fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
+    steps: Sequence[ScriptStep]
+    trace: Trace
+    instruction: str
+    values: ValueIndex
+    fills: FillCache
+    kinds: KindClues
+    leftover: _Leftover | None = None  # for the open slot of its sort to take
+
+    def __post_init__(self) -> None:
+        self.binding = Binding([], recorded=self.steps)
+        self.app_names = set(self.kinds.aliases.values())
+        self.placed: dict[str, str] = {}  # each value placed -> the recorded value it stands for
+        self.placed_as_said: set[str] = set()  # the values placed, as the task writes them
+        # Values of the task refused as of another kind, per site: a name inside one is of that
+        # kind too ("City Tour" of "the ViewTube video City Tour" is no ShopMall product).
+        self.refused: dict[Site, set[str]] = {}
+        # The typed slots left open: free text, and names or titles (recorded, site, app).
+        self.open_texts: list[str] = []
+        self.open_names: list[tuple[str, Site, str | None]] = []
+        self.pairs: list[tuple[str, str]] = []  # (recorded, new) of the tapped values placed
+        left = self.leftover
+        self.text_left = left.value if left is not None and not left.name else None
+        self.name_left = left.value if left is not None and left.name else None
+        self.value_taps = self._value_taps()
+        # A search typed with a part of a tapped value ("Bike" for the video "Bike Repair for
+        # beginners") is for the new task's whole value.
+        taps = [self.steps[i] for i in sorted(self.value_taps)]
+        self.tapped = [(s.template.target_label, (s.node, "click"), s.app) for s in taps]
+        self.new_words = content_words(self.instruction)
+        self.lowered = self.values.casing.restored(self.instruction)
+
+    def bind(self) -> tuple[Binding, _Leftover | None]:
+        """The binding, and the value no slot took to bind again with (or None)."""
+        field = ""  # the label tapped last: the field the next typing types in
+        for i, step in enumerate(self.steps):
+            template = step.template
+            if template.type is ActionType.TYPE:
+                step = self._bind_typed(step, field)
+            elif template.taps:
+                field = template.target_label
+            if i in self.value_taps:
+                step = self._bind_tapped_value(step)
+            elif template.taps:
+                kind = kind_said(template, self.trace.instruction, self.instruction)
+                if kind:
+                    self.binding.claimed |= content_words(kind) & self.new_words
+                    step = replace(step, kind=kind)
+            self.binding.steps.append(step)
+        _fill_words_of_values(self.binding, self.trace)
+        leftover = self._leftover_text() or self._leftover_name()
+        if leftover is not None:
+            return self.binding, leftover
+        if self.name_left is not None:
+            # A name no word of the recorded wording points to fills the open slot but weighs
+            # nothing in ranking: it explains no word of the task and the slot still counts as open,
+            # so which run to follow is for the other evidence to decide ("I want to watch Cat
+            # Compilation ..." is no note titled so; "... add it to my cart" no alarm "Lumen").
+            self.binding.claimed -= content_words(self.name_left)
+            self.binding.unfilled += 1
+        self._set_replacements()
+        return self.binding, None
+
+    def _value_taps(self) -> set[int]:
+        """The steps tapping a value (a launcher's icon opens an app: never the task's value)."""
+        old = self.trace.instruction
+        return {
+            i for i, step in enumerate(self.steps)
+            if step.template.taps and not step.home and (
+                self.values.is_value_label(step.node, step.template.target_label, old)
+                or requoted(step.template.target_label, old, self.instruction)
+            )
+        }  # fmt: skip
+
+    def _fill(self, recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
         # Where the recorded run used two values, the task has two values too: one it already
         # placed for another recorded value (the note "Call Alice" it opens) is no value
         # here (the recipient "Hiro"), unless one recorded value holds the other (a search
         # typed with part of the title it taps).
-        value = _fill(recorded, site, app, titled)
+        value = self._fill_once(recorded, site, app, titled)
         if value is None:
             return None
-        earlier = placed.setdefault(value.lower(), recorded)
-        placed_as_said.add(value)
+        earlier = self.placed.setdefault(value.lower(), recorded)
+        self.placed_as_said.add(value)
         same = earlier.lower() == recorded.lower()
         return value if same or _part_of(earlier, recorded) or _part_of(recorded, earlier) else None
 
-    # Values of the task refused as of another kind, per site: a name inside one is of that
-    # kind too ("City Tour" of "the ViewTube video City Tour" is no ShopMall product).
-    refused: dict[Site, set[str]] = {}
-
-    def wrong_kind(value: str, site: Site, app: str | None) -> bool:
-        wrong = _wrong_kind(value, site, app)
-        if wrong:
-            refused.setdefault(site, set()).add(value)
-        return wrong
-
-    def _wrong_kind(value: str, site: Site, app: str | None) -> bool:
+    def _wrong_kind(self, value: str, site: Site, app: str | None) -> bool:
+        """Whether ``value`` is of another kind than the values at ``site`` (refused if so)."""
+        values, instruction = self.values, self.instruction
         # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
-        named = {w for w in value.split() if w in app_names} - {app}
-        return (
+        named = {w for w in value.split() if w in self.app_names} - {app}
+        wrong = (
             bool(named)
             # A tapped value the task says only inside a longer name is not asked for.
             or (site[1] == "click" and values.said_only_inside_names(value, instruction))
             or values.foreign(value, site)
             or _asks(value, instruction)
-            or describes_field(value, app, read_fields or {})
+            or describes_field(value, app, self.kinds.read_fields)
         )
+        if wrong:
+            self.refused.setdefault(site, set()).add(value)
+        return wrong
 
-    def _fill(recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
+    def _fill_once(self, recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
+        """The filler's value for ``recorded`` at ``site``, worked out once (``fills``)."""
+        trace, instruction, fills = self.trace, self.instruction, self.fills
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
             # A sentence the recorded task gave to type is found, and typed, in the words the
             # new task says it in ("Rehearsals start at six.", not "... at 6.").
             said = as_said(instruction) if is_sentence(recorded, trace.instruction) else None
-            fills[key] = fillers.active().fill(
-                SlotRequest(
-                    recorded,
-                    trace.instruction,
-                    said or instruction,
-                    frozenset(values.known(site)),
-                    titled=titled,
-                    foreign=partial(wrong_kind, site=site, app=app),
-                )
-            )
+            known = frozenset(self.values.known(site))
+            request = SlotRequest(
+                recorded, trace.instruction, said or instruction, known, titled=titled,
+                foreign=partial(self._wrong_kind, site=site, app=app),
+            )  # fmt: skip
+            fills[key] = fillers.active().fill(request)
         if fills[key] is None:
             # One field of one task takes one name: "Message Jonas the contents of ..." aligns
             # with "Message Farah: ..." and not with "... text what it says to Hiro", whose
@@ -292,162 +355,138 @@ def _bind(
                 return found.pop()
         return fills[key]
 
-    # The steps tapping a value (a launcher's icon opens an app; it is never the task's
-    # value). A search typed with a part of one ("Bike" for the video "Bike Repair for
-    # beginners") is for the new task's whole value.
-    value_taps = {
-        i
-        for i, step in enumerate(steps)
-        if step.template.taps
-        and not step.home
-        and (
-            values.is_value_label(step.node, step.template.target_label, trace.instruction)
-            or requoted(step.template.target_label, trace.instruction, instruction)
-        )
-    }
-    tapped = [
-        (steps[i].template.target_label, (steps[i].node, "click"), steps[i].app)
-        for i in sorted(value_taps)
-    ]
+    def _bind_typed(self, step: ScriptStep, field: str) -> ScriptStep:
+        """A typing step in ``field`` (the label tapped last), filled: each instruction value in
+        the field's form, markers for values to read off a screen; words claimed: the task's own."""
+        site, binding = type_site(step.node, field), self.binding
+        titled = "title" in field.lower()
+        beside_read = any(source.from_screen for _, source in step.template.text_sources)
+        text = step.template.text or ""
+        screen: list[tuple[str, TextSource]] = []
+        bound: dict[str, str] = {}
+        dropped = False
+        for slot, source in step.template.text_sources:
+            marker = "{" + slot + "}"
+            key = step.slot_key(slot)
+            recorded = self.trace.values.get(key, "") if key is not None else ""
+            if source.from_screen:
+                binding.exports.append(source)
+                screen.append((slot, source))
+                continue
+            new = self._fill_typed(recorded, site, step.app, titled, beside_read)
+            if new is None:
+                binding.unfilled += 1
+                # Beside a value read off a screen, the donor's own part ("Lima" of "Lima 33°C")
+                # is no part of this task's text: the value read is typed alone.
+                dropped = beside_read
+                new = "" if dropped else recorded
+            else:
+                new = _without_kept_punctuation(new, text, marker)
+                binding.claimed |= content_words(new) & self.new_words
+                new = _in_field_form(new, self.values, site, self.lowered)
+                bound[slot] = new
+            text = text.replace(marker, new)
+        if dropped:  # no gap left where the donor's part was ("{text3}", not " {text3}")
+            text = re.sub(r" {2,}", " ", text).strip(" ")
+        return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
 
-    open_texts: list[str] = []
-    open_names: list[tuple[str, Site, str | None]] = []
-    text_left = leftover.value if leftover is not None and not leftover.name else None
-    name_left = leftover.value if leftover is not None and leftover.name else None
-
-    def fill_typed(
-        recorded: str, site: Site, app: str | None, titled: bool, beside_read: bool
+    def _fill_typed(
+        self, recorded: str, site: Site, app: str | None, titled: bool, beside_read: bool
     ) -> str | None:
-        new = fill(recorded, site, app, titled)
+        """The new value of a typed slot; where none is found, the leftover of its sort, or
+        the new whole of a tapped value the recorded one was part of."""
+        new = self._fill(recorded, site, app, titled)
         # Beside a value read off a screen the donor's part is dropped, not replaced.
         if new is None and not beside_read and _name_or_title(recorded):
-            open_names.append((recorded, site, app))
-            if name_left is not None and not wrong_kind(name_left, site, app):
-                return name_left
+            self.open_names.append((recorded, site, app))
+            if self.name_left is not None and not self._wrong_kind(self.name_left, site, app):
+                return self.name_left
         # Free text is words of a sentence ("Lovely morning run"): a name, one word (the topic
         # "volcanoes", the minutes "15") is a value a text set off is not.
         if new is None and not is_name(recorded) and len(recorded.split()) >= 2:
-            open_texts.append(recorded)
+            self.open_texts.append(recorded)
             # Text of the same case only: a sentence ("Running late") is no search topic
             # ("coffee").
+            text_left = self.text_left
             same_case = text_left is not None and text_left[:1].isupper() == recorded[:1].isupper()
-            if text_left is not None and same_case and not wrong_kind(text_left, site, app):
+            if text_left is not None and same_case and not self._wrong_kind(text_left, site, app):
                 return text_left
+        tapped = self.tapped
         whole = next((t for t in tapped if _part_of(recorded, t[0])), None) if new is None else None
         if whole is None:
             return new
         # Only a value of the same case: a name's part stands for a name. A task written all
         # in lower case (speech to text: ``lowered``) tells no name by its case.
-        found = fill(*whole)
+        found = self._fill(*whole)
         same_case = found is not None and found[:1].isupper() == recorded[:1].isupper()
-        return found if found and (same_case or lowered) else None
+        return found if found and (same_case or self.lowered) else None
 
-    new_words = content_words(instruction)
-    lowered = values.casing.restored(instruction)
-    field = ""
-    pairs: list[tuple[str, str]] = []
-    for i, step in enumerate(steps):
-        template = step.template
-        if template.type is ActionType.TYPE:
-            site = type_site(step.node, field)
-            titled = "title" in field.lower()
-            beside_read = any(source.from_screen for _, source in template.text_sources)
-            fill_here = partial(
-                fill_typed, site=site, app=step.app, titled=titled, beside_read=beside_read
-            )
-            form = partial(_in_field_form, values=values, site=site, lowered=lowered)
-            step = _bind_text(step, trace, instruction, fill_here, binding, form)
-        elif template.taps:
-            field = template.target_label
-        if i in value_taps:
-            new = fill(template.target_label, (step.node, "click"), step.app)
-            if new is None:
-                binding.unfilled += 1
-                step = replace(step, open_value=True)
-            else:
-                binding.claimed |= content_words(new) & new_words
-                pairs.append((template.target_label, new))
-                step = replace(step, label=new)
-        elif template.taps:
-            kind = kind_said(template, trace.instruction, instruction)
-            if kind:
-                binding.claimed |= content_words(kind) & new_words
-                step = replace(step, kind=kind)
-        binding.steps.append(step)
-    _fill_words_of_values(binding, trace)
-    one_open = leftover is None and binding.unfilled == len(open_texts) == 1
-    set_off = set_off_texts(instruction) if one_open else []  # most bindings skip the search
-    if len(set_off) == 1:
-        # In a task of several parts, which part a set-off text belongs to is for the stitcher
-        # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature".
-        # A part that is the set-off text alone ("... this text: 'Call me back'") is no part.
-        own = content_words(set_off[0])
-        parts = [part for part in clauses(instruction) if content_words(part) - own]
-        if len(parts) < 2 and set_off[0].lower() not in placed:
-            return binding, _Leftover(set_off[0], name=False)
-    # Open slots whose recorded value was a word of the open name's fill themselves once
-    # the name is placed (a login "mina" of "Mina Okafor").
-    of_name = (
-        sum(_word_of(value, open_names[0][0]) is not None for value in _open_values(binding, trace))
-        if len(open_names) == 1
-        else 0
-    )
-    if leftover is None and binding.unfilled - of_name == len(open_names) == 1:
-        name = _unplaced_name(
-            instruction, trace.instruction, open_names[0], placed_as_said, aliases or {},
-            wrong_kind,
-            refused.get(open_names[0][1], set()),
-        )  # fmt: skip
-        if name is not None:
-            return binding, _Leftover(name, name=True)
-    if name_left is not None:
-        # A name no word of the recorded wording points to fills the open slot but weighs
-        # nothing in ranking: it explains no word of the task and the slot still counts as
-        # open, so which run to follow is for the other evidence to decide ("I want to watch
-        # Cat Compilation ..." is no note titled so; "... add it to my cart" no alarm "Lumen").
-        binding.claimed -= content_words(name_left)
-        binding.unfilled += 1
-    pairs += [
-        (trace.values[key], _typed_value(key, binding.steps))
-        for key in trace.values
-        if _typed_value(key, binding.steps)
-    ]
-    found = tuple((old, new) for old, new in pairs if old and new)
-    task = frozenset(new_words)
-    binding.steps = [replace(s, replacements=found, task_words=task) for s in binding.steps]
-    return binding, None
+    def _bind_tapped_value(self, step: ScriptStep) -> ScriptStep:
+        label = step.template.target_label
+        new = self._fill(label, (step.node, "click"), step.app)
+        if new is None:
+            self.binding.unfilled += 1
+            return replace(step, open_value=True)
+        self.binding.claimed |= content_words(new) & self.new_words
+        self.pairs.append((label, new))
+        return replace(step, label=new)
 
+    def _leftover_text(self) -> _Leftover | None:
+        """The one text the task sets off, for the one free-text slot left open."""
+        one_open = self.leftover is None and self.binding.unfilled == len(self.open_texts) == 1
+        set_off = set_off_texts(self.instruction) if one_open else []  # most bindings skip it
+        if len(set_off) == 1:
+            # In a task of several parts, which part a set-off text belongs to is for the stitcher
+            # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature". A
+            # part that is the set-off text alone ("... this text: 'Call me back'") is no part.
+            own = content_words(set_off[0])
+            parts = [part for part in clauses(self.instruction) if content_words(part) - own]
+            if len(parts) < 2 and set_off[0].lower() not in self.placed:
+                return _Leftover(set_off[0], name=False)
+        return None
 
-def _unplaced_name(
-    instruction: str, recorded_instruction: str, slot: tuple[str, Site, str | None],
-    placed: Collection[str],
-    aliases: Mapping[str, str], wrong_kind: Callable[[str, Site, str | None], bool],
-    refused: set[str],
-) -> str | None:  # fmt: skip
-    """The one name the instruction says that no slot took, for the open name ``slot``: not
-    an app's name, no word of a value placed, not a value of another kind nor inside one
-    the slot refused as such, and not a name the recorded instruction says too (its wording,
-    or another value that stayed: "... note it down under Work")."""
-    recorded, site, app = slot
-    # Words of the values placed, as written: a login "lucia" placed is no part of the name
-    # "Lucia Romano" the task says too.
-    taken = {w for value in placed for w in value.split()}
-    taken |= {w for name in names_in_sentences(recorded_instruction) for w in name.split()}
-    size = len(recorded.split())
-    said = [
-        _with_clause_opener(name, instruction, size)
-        for name in names_in_sentences(instruction, plain=not is_name(recorded))
-    ]
-    names = [
-        name
-        for name in dict.fromkeys(said)
-        if not set(name.split()) & taken
-        and not {w.lower() for w in name.split()} & set(aliases)
-        and len(name.split()) <= len(recorded.split()) + 1
-        and not any(_words_inside(name, value) for value in refused)
-        and not wrong_kind(name, site, app)
-    ]
-    return names[0] if len(names) == 1 else None
+    def _leftover_name(self) -> _Leftover | None:
+        """The one name the instruction says that no slot took, where one name slot is the only
+        one left open: not an app's name, no word of a value placed, not a value of another
+        kind nor inside one the slot refused as such, and not a name the recorded instruction
+        says too (its wording, or another value that stayed: "... note it down under Work")."""
+        open_names = self.open_names
+        # Open slots whose recorded value was a word of the open name's fill themselves once
+        # the name is placed (a login "mina" of "Mina Okafor").
+        open_values = _open_values(self.binding, self.trace) if len(open_names) == 1 else []
+        of_name = sum(_word_of(value, open_names[0][0]) is not None for value in open_values)
+        one_open = self.binding.unfilled - of_name == len(open_names) == 1
+        if self.leftover is not None or not one_open:
+            return None
+        recorded, site, app = open_names[0]
+        # Words of the values placed, as written: a login "lucia" placed is no part of the name
+        # "Lucia Romano" the task says too.
+        taken = {w for value in self.placed_as_said for w in value.split()}
+        taken |= {w for name in names_in_sentences(self.trace.instruction) for w in name.split()}
+        size = len(recorded.split())
+        said = [
+            _with_clause_opener(name, self.instruction, size)
+            for name in names_in_sentences(self.instruction, plain=not is_name(recorded))
+        ]
+        refused = self.refused.get(site, set())
+        names = [
+            name
+            for name in dict.fromkeys(said)
+            if not set(name.split()) & taken
+            and not {w.lower() for w in name.split()} & set(self.kinds.aliases)
+            and len(name.split()) <= len(recorded.split()) + 1
+            and not any(_words_inside(name, value) for value in refused)
+            and not self._wrong_kind(name, site, app)
+        ]
+        return _Leftover(names[0], name=True) if len(names) == 1 else None
+
+    def _set_replacements(self) -> None:
+        """Every step learns the task's (recorded, new) values and its content words."""
+        steps, values = self.binding.steps, self.trace.values
+        typed = [(values[key], new) for key in values if (new := _typed_value(key, steps))]
+        found = tuple((old, new) for old, new in self.pairs + typed if old and new)
+        task = frozenset(self.new_words)
+        self.binding.steps = [replace(s, replacements=found, task_words=task) for s in steps]
 
 
 def _open_values(binding: Binding, trace: Trace) -> list[str]:
@@ -647,47 +686,6 @@ def kind_said(template: ActionTemplate, old_instruction: str, new_instruction: s
             quoted = _QUOTED.findall(new_instruction)
             return new or (quoted[0] if len(quoted) == 1 else "")
     return ""
-
-
-def _bind_text(
-    step: ScriptStep,
-    trace: Trace,
-    instruction: str,
-    fill: Callable[[str], str | None],
-    binding: Binding,
-    form: Callable[[str], str] = lambda value: value,
-) -> ScriptStep:
-    """Fill the instruction's values, each in the form its field takes (``form``); leave
-    markers for values to read off a screen. The words claimed are the instruction's own."""
-    text = step.template.text or ""
-    screen: list[tuple[str, TextSource]] = []
-    bound: dict[str, str] = {}
-    new_words = content_words(instruction)
-    dropped = False
-    for slot, source in step.template.text_sources:
-        marker = "{" + slot + "}"
-        key = step.slot_key(slot)
-        recorded = trace.values.get(key, "") if key is not None else ""
-        if source.from_screen:
-            binding.exports.append(source)
-            screen.append((slot, source))
-            continue
-        new = fill(recorded)
-        if new is None:
-            binding.unfilled += 1
-            # Beside a value read off a screen, the donor's own part ("Lima" of "Lima 33°C")
-            # is no part of this task's text: the value read is typed alone.
-            dropped = any(src.from_screen for _, src in step.template.text_sources)
-            new = "" if dropped else recorded
-        else:
-            new = _without_kept_punctuation(new, text, marker)
-            binding.claimed |= content_words(new) & new_words
-            new = form(new)
-            bound[slot] = new
-        text = text.replace(marker, new)
-    if dropped:  # no gap left where the donor's part was ("{text3}", not " {text3}")
-        text = re.sub(r" {2,}", " ", text).strip(" ")
-    return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
 
 
 def _without_kept_punctuation(value: str, text: str, marker: str) -> str:

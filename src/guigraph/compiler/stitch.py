@@ -32,6 +32,7 @@ from guigraph.compiler.fields import (
 from guigraph.compiler.script import (
     Binding,
     FillCache,
+    KindClues,
     ScriptStep,
     app_sequence,
     bind,
@@ -256,7 +257,7 @@ def _single(
     names: Sequence[str], control_words: Mapping[str, str], inner: InnerRuns | None,
 ) -> PlanChoice:  # fmt: skip
     binding = item.binding or bind(
-        script, item.trace, instruction, values, fills, aliases, read_fields
+        script, item.trace, instruction, values, fills, KindClues(aliases, read_fields)
     )
     steps, unasked = carry(binding.steps)
     # What the trace did, as its controls show it, for words no recorded task says.
@@ -604,8 +605,8 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         if app is None:
             continue
         binding = bind(
-            part, trace, context.instruction, context.values, context.fills, context.aliases,
-            context.read_fields,
+            part, trace, context.instruction, context.values, context.fills,
+            KindClues(context.aliases, context.read_fields),
         )  # fmt: skip
         near = _context_words(trace.instruction, part, trace) & context.wanted
         named = _named_apps([app], context.aliases, context.wanted)
