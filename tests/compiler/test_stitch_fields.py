@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import networkx as nx
+
 from guigraph.compiler.fields import (
     asked_fields,
     carry_asked_fields,
@@ -11,6 +13,7 @@ from guigraph.compiler.fields import (
     offered_fields,
     until_shown,
 )
+from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.stitch import source_app
 from guigraph.graph.records import ActionTemplate, Edge, Node, SourceKind, TextSource, Trace
@@ -165,11 +168,9 @@ def test_text_naming_a_field_read_in_another_app_describes_a_value_and_is_none()
 
 def test_a_field_shown_beside_the_one_the_donor_carried_is_not_carried_instead() -> None:
     from guigraph.compiler.stitch import _adds_to, _Context
-    from guigraph.compiler.values import ValueIndex
 
     def context(instruction: str) -> _Context:
-        asked = asked_fields(instruction, ALIASES)
-        return _Context(instruction, set(), ValueIndex(), ALIASES, {}, {}, asked=asked)
+        return replace(_Context.of(instruction, knowledge(), {}, True), wanted=set())
 
     lyrics = context("Text Bo the first line of the lyrics of Gold Hearts")
     screen = TextSource.screen
@@ -183,6 +184,13 @@ def test_a_field_shown_beside_the_one_the_donor_carried_is_not_carried_instead()
         [screen("music:id/song_title")],
         context("Tell Bo who sings Gold Hearts"),
     )
+
+
+def knowledge() -> GraphView:
+    """A knowledge base of no recorded run, naming the apps ``ALIASES`` names."""
+    from guigraph.compiler.values import ValueIndex
+
+    return GraphView({}, {}, nx.DiGraph(), ValueIndex(), ALIASES)
 
 
 def lyrics_node() -> Node:
@@ -289,9 +297,7 @@ def test_an_id_less_field_is_offered_only_on_the_states_runs_read_it_on() -> Non
 def test_a_field_asked_only_by_a_question_word_is_not_carried_over_one_the_task_names() -> None:
     """ "Check when Dentist is and save the time": "when" asks for the time or the date, the
     task says "time", and the donor read the time; the date beside it is not carried."""
-    from guigraph.compiler.slots import content_words
     from guigraph.compiler.stitch import _adds_to, _Context
-    from guigraph.compiler.values import ValueIndex
 
     time, date = (
         TextSource.screen("calendar:id/event_time"),
@@ -299,11 +305,7 @@ def test_a_field_asked_only_by_a_question_word_is_not_carried_over_one_the_task_
     )
 
     def adds(instruction: str, carried: list[TextSource]) -> bool:
-        context = _Context(
-            instruction, content_words(instruction), ValueIndex(), ALIASES, {}, {},
-            asked=asked_fields(instruction, ALIASES),
-        )  # fmt: skip
-        return _adds_to(date, carried, context)
+        return _adds_to(date, carried, _Context.of(instruction, knowledge(), {}, True))
 
     assert not adds("Check when Dentist is and save the time in a new note Work", [time])
     assert adds("Check when Dentist is and save the date in a new note Work", [time])

@@ -131,13 +131,8 @@ class GraphPolicy:
         self, task: Task, context: Context, candidates: list[RetrievedTrace]
     ) -> list[PlanChoice]:
         return rank_plans(
-            task.instruction, candidates, self.view.edges, self.view.nodes, self.view.values,
-            self.view.aliases, allow_stitching=self.mode == "graph", id_apps=self.view.id_apps,
-            app_counts=self.view.app_counts, markers=self.view.markers,
-            field_words=self.view.field_words, fills=context.fills,
-            read_fields=self.view.read_fields, said_words=self.view.said_words,
-            read_at=self.view.read_at, encoder=self.view.encoder,
-            control_words=self.view.control_words, inner_runs=self.view.inner_runs,
+            task.instruction, candidates, self.view, fills=context.fills,
+            allow_stitching=self.mode == "graph",
         )  # fmt: skip
 
     def start_in(self, state: SemanticState) -> None:

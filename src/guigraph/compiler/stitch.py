@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from guigraph.compiler.contained import InnerRuns, inner_words
 from guigraph.compiler.controls import shown_control_words
@@ -83,6 +83,26 @@ class PlanChoice:
     claimed: dict[str, float] = field(default_factory=dict)
 
 
+class PlanKnowledge(Protocol):
+    """What ranking reads (never writes) of the knowledge base: states, transitions, values,
+    app names, what runs said and read. ``index.GraphView`` is one (typed as it types them)."""
+
+    edges: dict[int, Edge]
+    nodes: dict[int, Node]
+    values: ValueIndex
+    aliases: dict[str, str]
+    id_apps: dict[str, str]
+    app_counts: dict[str, int]
+    markers: dict[str, set[str]]
+    field_words: dict[str, frozenset[str]]
+    read_fields: dict[str, frozenset[str]]
+    said_words: dict[str, frozenset[str]]
+    read_at: dict[str, frozenset[int]]
+    encoder: TextEncoder | None
+    control_words: dict[str, str]
+    inner_runs: dict[str, InnerRuns]
+
+
 def source_app(source: TextSource, id_apps: Mapping[str, str] | None = None) -> str:
     """A screen source -> the app that shows it ("weather"), lower-cased: the app of the
     recorded screens showing that element, else the app the world's id names."""
@@ -118,154 +138,120 @@ def _word_matches(word: str, wanted: set[str]) -> bool:
     )
 
 
-def choose_plan(*args: Any, **kwargs: Any) -> PlanChoice | None:
-    """The best option of :func:`rank_plans`."""
-    ranked = rank_plans(*args, **kwargs)
-    return ranked[0] if ranked else None
-
-
-def rank_plans(instruction: str, *args: Any, **kwargs: Any) -> list[PlanChoice]:
-    """Every option, best first (``_rank_plans``), read in the task's language."""
-    with tables.using(tables.of(instruction)):
-        return _rank_plans(instruction, *args, **kwargs)
-
-
-def _rank_plans(
-    instruction: str,
-    retrieved: Sequence[RetrievedTrace],
-    edges: Mapping[int, Edge],
-    nodes: Mapping[int, Node],
-    values: ValueIndex,
-    aliases: Mapping[str, str],
-    allow_stitching: bool = True,
-    id_apps: Mapping[str, str] | None = None,
-    app_counts: Mapping[str, int] | None = None,
-    markers: Mapping[str, set[str]] | None = None,
-    field_words: Mapping[str, frozenset[str]] | None = None,
-    fills: FillCache | None = None,
-    read_fields: Mapping[str, frozenset[str]] | None = None,
-    said_words: Mapping[str, frozenset[str]] | None = None,
-    read_at: Mapping[str, frozenset[int]] | None = None,
-    encoder: TextEncoder | None = None,
-    control_words: Mapping[str, str] | None = None,
-    inner_runs: Mapping[str, InnerRuns] | None = None,
-) -> list[PlanChoice]:
-    """Every option, best first: the team falls back on the next when one proves unworkable
-    (the recorded contact is not in this phone's list, so another recorded way is needed).
+def rank_plans(
+    instruction: str, retrieved: Sequence[RetrievedTrace], kb: PlanKnowledge, *,
+    fills: FillCache | None = None, allow_stitching: bool = True,
+) -> list[PlanChoice]:  # fmt: skip
+    """Every option, best first, read in the task's language: the team falls back on the next
+    when one proves unworkable (the recorded contact is not in this phone's list, so another
+    recorded way is needed).
 
     A retrieved trace already bound by retrieval keeps that binding; ``fills`` (retrieval's
     cache) makes every other slot filled for this task be worked out once."""
     if not retrieved:
         return []
-    wanted = content_words(instruction)
-    scripts = {
-        r.trace.episode_id: list(r.binding.recorded)
-        if r.binding is not None
-        else trace_script(r.trace, edges, nodes)
-        for r in retrieved
-    }
-    fills = {} if fills is None else fills
-    read = read_fields or {}
-    markers = markers or {}
-    marked = _marked_apps(markers, wanted)
-    asked = asked_fields(instruction, aliases)
-    # The task names a field that recorded runs read ("the temperature"; not "note", which
-    # marks the app it is written in): a plan carrying another field's value misses it.
-    app_marks = {w for marks in (markers or {}).values() for w in marks}
-    asks_for_a_field = any(w in read and w not in app_marks for w in asked)
-    names = [v for v in values.names_said(instruction) if v.lower() not in aliases]
+    with tables.using(tables.of(instruction)):
+        context = _Context.of(instruction, kb, {} if fills is None else fills, allow_stitching)
+        scripts = {
+            r.trace.episode_id: list(r.binding.recorded)
+            if r.binding is not None
+            else trace_script(r.trace, kb.edges, kb.nodes)
+            for r in retrieved
+        }
+        options = [_single(context, r, scripts[r.trace.episode_id]) for r in retrieved]
+        _add_similarity(context, options, retrieved)
+        options.sort(key=lambda o: o.score, reverse=True)
+        if allow_stitching:
+            _insert_stitched(context, options, retrieved, scripts)
+            _read_counted_parts(context, options)
+        return options
 
-    def carry(steps: list[ScriptStep]) -> tuple[list[ScriptStep], int]:
-        """The steps carrying the fields the task asks for, and how many values they still
-        carry that the task never asks for (a lyric line where it wants a temperature). The
-        trace baseline follows its trace as recorded: the fields a state shows are graph
-        knowledge."""
-        carried = steps if not allow_stitching else carry_asked_fields(
-            steps, asked, nodes, lambda s: source_app(s, id_apps), field_words, said_words,
-            read_at,
-        )  # fmt: skip
-        if not asks_for_a_field:
-            return carried, 0
-        unasked = sum(
-            not describes(source, asked, field_words, said_words)
-            for step in carried
-            for _, source in step.screen_slots
-        )
-        return carried, unasked
 
-    options = [
-        _single(r, scripts[r.trace.episode_id], instruction, wanted, values, aliases, fills, read,
-                markers, marked, carry, names, control_words or {},
-                (inner_runs or {}).get(r.trace.episode_id))
-        for r in retrieved
-    ]  # fmt: skip
-    # The similarity term, for the traces that open every app the task marks ("email what it
-    # says" is most like "text what it says", and that likeness is no evidence for a plan
-    # that texts). One encoding for them all: a call costs the encoder a millisecond.
+def _add_similarity(
+    context: _Context, options: list[PlanChoice], retrieved: Sequence[RetrievedTrace]
+) -> None:
+    """The similarity term, for the traces that open every app the task marks ("email what it
+    says" is most like "text what it says", and that likeness is no evidence for a plan
+    that texts). One encoding for them all: a call costs the encoder a millisecond."""
     alike = [
         (option, item)
         for option, item in zip(options, retrieved, strict=True)
-        if not marked - set(app_sequence(option.steps))
+        if not context.marked - set(app_sequence(option.steps))
     ]
+    encoder = context.kb.encoder
     similarities = (
         [item.score for _, item in alike]
         if encoder is None
         else frame_similarities(
             encoder, [(item.trace.instruction, option.steps) for option, item in alike],
-            instruction,
+            context.instruction,
         )
     )  # fmt: skip
     for (option, _), similarity in zip(alike, similarities, strict=True):
         option.score += SIMILARITY_WEIGHT * similarity
-    options.sort(key=lambda o: o.score, reverse=True)
-    if allow_stitching:
-        context = _Context(
-            instruction, wanted, values, aliases, id_apps or {}, app_counts or {}, markers,
-            asked, nodes, fills, field_words or {}, read, read_at or {}, said_words or {},
-            asks_for_a_field, marked,
-        )  # fmt: skip
-        stitched = _stitch(context, retrieved, scripts)
-        if stitched is not None:
-            # A recorded workflow is safer than a new combination: stitch only for a clear
-            # gain, unless the trace disagrees with the apps the task marks (it texts where
-            # the task says "email"): then it is no recorded way of doing this task.
-            best = options[0]
-            margin = (
-                0.0
-                if _misfits(app_sequence(best.steps), marked, markers, wanted, aliases)
-                else STITCH_MARGIN
-            )
-            if stitched.score > best.score + margin:
-                options.insert(0, stitched)
-            else:
-                options.insert(1, stitched)
-    parts = counts(instruction)
-    if parts and allow_stitching:
+
+
+def _insert_stitched(
+    context: _Context, options: list[PlanChoice], retrieved: Sequence[RetrievedTrace],
+    scripts: Mapping[str, list[ScriptStep]],
+) -> None:  # fmt: skip
+    """The best stitched plan, first where it clearly beats the best trace, else second."""
+    stitched = _stitch(context, retrieved, scripts)
+    if stitched is None:
+        return
+    # A recorded workflow is safer than a new combination: stitch only for a clear
+    # gain, unless the trace disagrees with the apps the task marks (it texts where
+    # the task says "email"): then it is no recorded way of doing this task.
+    best = options[0]
+    margin = 0.0 if _misfits(app_sequence(best.steps), context) else STITCH_MARGIN
+    options.insert(0 if stitched.score > best.score + margin else 1, stitched)
+
+
+def _read_counted_parts(context: _Context, options: list[PlanChoice]) -> None:
+    parts = counts(context.instruction)
+    if parts:
         # "The first 2 lines": each plan types the lines below the one it reads too. Where
         # they are is what the graph's states show; the trace baseline follows its trace as
-        # recorded, as it does for the fields ``carry`` swaps.
+        # recorded, as it does for the fields ``_carry`` swaps.
+        kb = context.kb
         for option in options:
-            option.steps = read_parts(option.steps, parts, nodes, field_words, said_words)
-    return options
+            option.steps = read_parts(option.steps, parts, kb.nodes, kb.field_words, kb.said_words)
 
 
-def _single(
-    item: RetrievedTrace, script: list[ScriptStep], instruction: str, wanted: set[str],
-    values: ValueIndex, aliases: Mapping[str, str], fills: FillCache,
-    read_fields: Mapping[str, frozenset[str]], markers: Mapping[str, set[str]],
-    marked: frozenset[str], carry: Callable[[list[ScriptStep]], tuple[list[ScriptStep], int]],
-    names: Sequence[str], control_words: Mapping[str, str], inner: InnerRuns | None,
-) -> PlanChoice:  # fmt: skip
+def _carry(context: _Context, steps: list[ScriptStep]) -> tuple[list[ScriptStep], int]:
+    """The steps carrying the fields the task asks for, and how many values they still
+    carry that the task never asks for (a lyric line where it wants a temperature). The
+    trace baseline follows its trace as recorded: the fields a state shows are graph
+    knowledge."""
+    kb, asked = context.kb, context.asked
+    carried = steps if not context.allow_stitching else carry_asked_fields(
+        steps, asked, kb.nodes, context.app_of, kb.field_words, kb.said_words, kb.read_at,
+    )  # fmt: skip
+    if not context.asks_for_a_field:
+        return carried, 0
+    unasked = sum(
+        not describes(source, asked, kb.field_words, kb.said_words)
+        for step in carried
+        for _, source in step.screen_slots
+    )
+    return carried, unasked
+
+
+def _single(context: _Context, item: RetrievedTrace, script: list[ScriptStep]) -> PlanChoice:
+    """``item``'s trace followed whole, bound to the task and scored by what it explains."""
+    instruction, values, fills = context.instruction, context.values, context.fills
+    aliases, read_fields, wanted = context.aliases, context.read_fields, context.wanted
     binding = item.binding or bind(
         script, item.trace, instruction, values, fills, KindClues(aliases, read_fields)
     )
-    steps, unasked = carry(binding.steps)
+    steps, unasked = _carry(context, binding.steps)
     # What the trace did, as its controls show it, for words no recorded task says.
+    control_words = context.kb.control_words
     shown = shown_control_words(binding.steps, values, item.trace.instruction, control_words)
     naming_apps = _named_apps(app_sequence(binding.steps), aliases, wanted)
     shared = content_words(item.trace.instruction) | naming_apps | shown
-    apps = app_sequence(binding.steps)
-    misfits = _misfits(apps, marked, markers, wanted, aliases)
+    misfits = _misfits(app_sequence(binding.steps), context)
+    inner = context.kb.inner_runs.get(item.trace.episode_id)
     if inner is not None and not misfits & inner.added_apps:
         # What the runs inside this one did, it did first: their words explain it too. Not
         # where it goes on in another app the task's words do not fit (it emails the
@@ -283,7 +269,7 @@ def _single(
     # neither uses nor explains: "Text Chen the first line of the lyrics ..." names the
     # contact Chen, and a trace that posts the line never does.
     explained = set(claimed) | binding.claimed
-    unused = sum(not content_words(name) & explained for name in names)
+    unused = sum(not content_words(name) & explained for name in context.names)
     score -= UNUSED_NAME_PENALTY * unused + UNFILLED_PENALTY * unasked
     # As for a stitched piece: every recorded use of an app says "email" and this task does
     # not, or the task says "email" and the trace never opens Mail.
@@ -330,16 +316,13 @@ def _without(text: str, values: Sequence[str]) -> str:
     return " ".join(text.split())
 
 
-def _misfits(
-    apps: Sequence[str], marked: frozenset[str], markers: Mapping[str, set[str]],
-    wanted: set[str], aliases: Mapping[str, str],
-) -> set[str]:  # fmt: skip
+def _misfits(apps: Sequence[str], context: _Context) -> set[str]:
     """Apps where a plan disagrees with the words that mark them: it works in an app the task
     does not mark (every recorded use of Mail says "email"; this task does not), or never
-    opens one of ``marked``, the apps the task marks (it says "email"; the plan texts)."""
+    opens one of the apps the task marks (it says "email"; the plan texts)."""
     visited = set(apps)
-    unmarked = {app for app in visited if _unmarked(app, markers, wanted, aliases)}
-    return unmarked | (marked - visited)
+    unmarked = {app for app in visited if _unmarked(app, context)}
+    return unmarked | (context.marked - visited)
 
 
 def _marked_apps(markers: Mapping[str, set[str]], wanted: set[str]) -> frozenset[str]:
@@ -347,13 +330,11 @@ def _marked_apps(markers: Mapping[str, set[str]], wanted: set[str]) -> frozenset
     return frozenset(app for app, marks in markers.items() if marks & wanted)
 
 
-def _unmarked(
-    app: str, markers: Mapping[str, set[str]], wanted: set[str], aliases: Mapping[str, str]
-) -> bool:
+def _unmarked(app: str, context: _Context) -> bool:
     """The task says none of the words nearly every recorded use of ``app`` says, and does not
     name the app either ("mail it to Dana" names it where recorded tasks all say "email")."""
-    marks = markers.get(app, set())
-    return bool(marks) and not marks & wanted and not _named_apps([app], aliases, wanted)
+    marks, wanted = context.kb.markers.get(app, set()), context.wanted
+    return bool(marks) and not marks & wanted and not _named_apps([app], context.aliases, wanted)
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -378,27 +359,42 @@ def _named_apps(apps: Sequence[str], aliases: Mapping[str, str], wanted: set[str
 
 @dataclass(frozen=True)
 class _Context:
+    """The task as ranking reads it: what ``bind`` is given (the knowledge base's values, names
+    and read fields among it), and the rest of what the knowledge base knows (``kb``)."""
+
     instruction: str
-    wanted: set[str]
+    kb: PlanKnowledge
     values: ValueIndex
     aliases: Mapping[str, str]
-    id_apps: Mapping[str, str]
-    app_counts: Mapping[str, int]
-    markers: Mapping[str, set[str]] = field(default_factory=dict)
-    asked: frozenset[str] = frozenset()
-    nodes: Mapping[int, Node] = field(default_factory=dict)
-    fills: FillCache = field(default_factory=dict)
-    field_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    read_fields: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    read_at: Mapping[str, frozenset[int]] = field(default_factory=dict)
-    said_words: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    read_fields: Mapping[str, frozenset[str]]
+    fills: FillCache
+    wanted: set[str]
+    asked: frozenset[str]
     #: The task names a field recorded runs read: only a piece reading that field feeds it.
-    asks_for_a_field: bool = False
+    asks_for_a_field: bool
     #: The apps the task says a marker of (``_marked_apps``).
-    marked: frozenset[str] = frozenset()
+    marked: frozenset[str]
+    #: Recorded names the task says (a contact, a city; an app's name is none).
+    names: Sequence[str]
+    allow_stitching: bool
+
+    @classmethod
+    def of(
+        cls, instruction: str, kb: PlanKnowledge, fills: FillCache, allow_stitching: bool
+    ) -> _Context:
+        wanted, asked = content_words(instruction), asked_fields(instruction, kb.aliases)
+        # The task names a field that recorded runs read ("the temperature"; not "note", which
+        # marks the app it is written in): a plan carrying another field's value misses it.
+        app_marks = {w for marks in kb.markers.values() for w in marks}
+        asks_for_a_field = any(w in kb.read_fields and w not in app_marks for w in asked)
+        names = [v for v in kb.values.names_said(instruction) if v.lower() not in kb.aliases]
+        return cls(
+            instruction, kb, kb.values, kb.aliases, kb.read_fields, fills, wanted, asked,
+            asks_for_a_field, _marked_apps(kb.markers, wanted), names, allow_stitching,
+        )  # fmt: skip
 
     def app_of(self, source: TextSource) -> str:
-        return source_app(source, self.id_apps)
+        return source_app(source, self.kb.id_apps)
 
 
 @dataclass
@@ -593,12 +589,12 @@ def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece
 
 
 def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int) -> list[_Piece]:
+    """The segments of ``trace``'s script, one per app it works in, bound and ``_weighed``."""
     produced_by: dict[str, list[TextSource]] = {}
     for step in script:
         for _, source in step.template.text_sources:
             if source.from_screen:
                 produced_by.setdefault(context.app_of(source), []).append(source)
-    donor_words = content_words(trace.instruction)
     pieces = []
     for part in segments(script):
         app = next((s.app for s in part if not s.home and s.app), None)
@@ -608,70 +604,73 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
             part, trace, context.instruction, context.values, context.fills,
             KindClues(context.aliases, context.read_fields),
         )  # fmt: skip
-        near = _context_words(trace.instruction, part, trace) & context.wanted
-        named = _named_apps([app], context.aliases, context.wanted)
-        # The donor named this app and the new task does not: its segment is likely not wanted.
-        penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
-        if _unmarked(app, context.markers, context.wanted, context.aliases):
-            penalty += 1.0  # every recorded use of this app says "email"; this task does not
-        consumes = [
-            source
-            for step in binding.steps
-            for _, source in step.screen_slots
-            if context.app_of(source) != app.lower()
-        ]
-        produces = produced_by.get(app.lower(), [])
-        shown = offered_fields(
-            part, context.asked, context.nodes, context.field_words, context.read_at
-        )
-        asked = [f for f in shown if f not in produces and _adds_to(f, produces, context)]
-        if asked and not produces:
-            # Read only for the field: stop where it is shown. The donor went on to buy the
-            # product whose price this task only asks for.
-            binding.steps = until_shown(binding.steps, asked, context.nodes)
-            still = offered_fields(
-                binding.steps, context.asked, context.nodes, context.field_words, context.read_at
-            )
-            asked = [f for f in still if f in asked]
-        produces = [*produces, *asked]  # the field asked for last: it is what gets carried
-        fields = {w for f in asked for w in source_words(f, context.field_words)}
-        answers = any(
-            describes(f, context.asked, context.field_words, context.said_words) for f in produces
-        )
-        claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
-        prior = (
-            PRIOR_WEIGHT
-            * context.app_counts.get(app, 0)
-            / max(context.app_counts.values(), default=1)
-        )
-        pieces.append(
-            _Piece(
-                app,
-                binding,
-                claimed,
-                produces,
-                consumes,
-                trace,
-                rank,
-                penalty,
-                prior,
-                answers,
-                frozenset(w for w, weight in claimed.items() if weight >= VALUE_WEIGHT),
-            )
-        )
+        piece = _Piece(app, binding, {}, produced_by.get(app.lower(), []), [], trace, rank)
+        pieces.append(_weighed(context, piece, part))
     return pieces
+
+
+def _weighed(context: _Context, piece: _Piece, part: Sequence[ScriptStep]) -> _Piece:
+    """``piece``, the segment ``part`` bound, with what it explains of the task, the values it
+    reads for it and types from other apps, and what it costs."""
+    app, binding, trace, kb = piece.app, piece.binding, piece.trace, context.kb
+    near = _context_words(trace.instruction, part, trace) & context.wanted
+    named = _named_apps([app], context.aliases, context.wanted)
+    consumes = [
+        source
+        for step in binding.steps
+        for _, source in step.screen_slots
+        if context.app_of(source) != app.lower()
+    ]
+    asked = _asked_fields_shown(context, part, binding, piece.produces)
+    produces = [*piece.produces, *asked]  # the field asked for last: it is what gets carried
+    fields = {w for f in asked for w in source_words(f, kb.field_words)}
+    answers = any(describes(f, context.asked, kb.field_words, kb.said_words) for f in produces)
+    claimed = _weigh(binding.claimed & context.wanted, near | named | (fields & context.wanted))
+    prior = PRIOR_WEIGHT * kb.app_counts.get(app, 0) / max(kb.app_counts.values(), default=1)
+    puts = frozenset(w for w, weight in claimed.items() if weight >= VALUE_WEIGHT)
+    penalty = _segment_penalty(context, app, named, trace)
+    return _Piece(
+        app, binding, claimed, produces, consumes, trace, piece.rank, penalty, prior, answers, puts
+    )
+
+
+def _segment_penalty(context: _Context, app: str, named: set[str], trace: Trace) -> float:
+    # The donor named this app and the new task does not: its segment is likely not wanted.
+    donor_words = content_words(trace.instruction)
+    penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
+    if _unmarked(app, context):
+        penalty += 1.0  # every recorded use of this app says "email"; this task does not
+    return penalty
+
+
+def _asked_fields_shown(
+    context: _Context, part: Sequence[ScriptStep], binding: Binding, produces: list[TextSource]
+) -> list[TextSource]:
+    """The fields the task asks for that ``part`` shows and that answer more than the ones
+    its donor carried (``produces``); a segment read only for them ends where they show."""
+    kb = context.kb
+    shown = offered_fields(part, context.asked, kb.nodes, kb.field_words, kb.read_at)
+    asked = [f for f in shown if f not in produces and _adds_to(f, produces, context)]
+    if asked and not produces:
+        # Read only for the field: stop where it is shown. The donor went on to buy the
+        # product whose price this task only asks for.
+        binding.steps = until_shown(binding.steps, asked, kb.nodes)
+        still = offered_fields(binding.steps, context.asked, kb.nodes, kb.field_words, kb.read_at)
+        asked = [f for f in still if f in asked]
+    return asked
 
 
 def _adds_to(field: TextSource, produces: Sequence[TextSource], context: _Context) -> bool:
     """Whether ``field`` answers more of the task than the fields the donor carried; once
     those answer something, only with a word the task says itself: "save the time" of an
     event is its time, though "when" would also ask for the date beside it."""
-    if not answers_more(field, produces, context.asked, context.field_words):
+    learned = context.kb.field_words
+    if not answers_more(field, produces, context.asked, learned):
         return False
-    answered = {w for c in produces for w in source_words(c, context.field_words) & context.asked}
+    answered = {w for c in produces for w in source_words(c, learned) & context.asked}
     if not answered:
         return True
-    new = (source_words(field, context.field_words) & context.asked) - answered
+    new = (source_words(field, learned) & context.asked) - answered
     return bool(new & context.wanted)
 
 
@@ -789,5 +788,5 @@ def _replaced(
     which the player segment reads)."""
     if context.app_of(source) not in visited:
         return True
-    asked, learned, said = context.asked, context.field_words, context.said_words
+    asked, learned, said = context.asked, context.kb.field_words, context.kb.said_words
     return describes(carried, asked, learned, said) and not describes(source, asked, learned, said)
