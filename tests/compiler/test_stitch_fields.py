@@ -7,6 +7,7 @@ from dataclasses import replace
 import networkx as nx
 
 from guigraph.compiler.fields import (
+    FieldKnowledge,
     asked_fields,
     carry_asked_fields,
     learn_field_words,
@@ -221,7 +222,9 @@ def test_a_trace_carries_the_field_the_task_asks_for_where_it_passes_one() -> No
 
     def carried(instruction: str) -> TextSource:
         asked = asked_fields(instruction, ALIASES)
-        result = carry_asked_fields(steps, asked, nodes, lambda s: "tunes", said=said)
+        result = carry_asked_fields(
+            steps, asked, lambda s: "tunes", FieldKnowledge(nodes, said=said)
+        )
         return result[-1].screen_slots[0][1]
 
     assert carried("Post on Chirp who sings Gold Hearts") == TextSource.screen("music:id/artist")

@@ -179,14 +179,22 @@ def describes(
     return bool(named & set(asked))
 
 
+@dataclass(frozen=True)
+class FieldKnowledge:
+    """What the graph knows of screen fields: the recorded states, the words ``learned`` for
+    id-less fields, what recorded tasks reading a field call it and the states they read it on."""
+
+    nodes: Mapping[int, Node]
+    learned: Mapping[str, frozenset[str]] | None = None
+    said: Mapping[str, frozenset[str]] | None = None
+    read_at: Mapping[str, frozenset[int]] | None = None
+
+
 def carry_asked_fields(
     steps: Sequence[ScriptStep],
     asked: Collection[str],
-    nodes: Mapping[int, Node],
     app_of: Callable[[TextSource], str],
-    learned: Mapping[str, frozenset[str]] | None = None,
-    said: Mapping[str, frozenset[str]] | None = None,
-    read_at: Mapping[str, frozenset[int]] | None = None,
+    known: FieldKnowledge,
 ) -> list[ScriptStep]:
     """Each value read off a screen and typed later comes from the field the task asks for,
     where the app it was read in shows one on the way: the donor posted a song's first lyric
@@ -194,19 +202,18 @@ def carry_asked_fields(
     field the donor read stays when it answers any of the task, by its name or by what the
     recorded tasks reading it call it (``said``: "first line" for ``lyric_0``); the event
     time the donor carried answers "when", and the date beside it would answer no better."""
-    said = said or {}
     result: list[ScriptStep] = []
     for index, step in enumerate(steps):
         if step.screen_slots:
             slots = []
             for slot, source in step.screen_slots:
-                if describes(source, asked, learned, said):
+                if describes(source, asked, known.learned, known.said):
                     slots.append((slot, source))
                     continue
                 app = app_of(source)
                 before = [s for s in steps[:index] if (s.app or "").lower() == app]
-                shown = offered_fields(before, asked, nodes, learned, read_at)
-                better = [f for f in shown if answers_more(f, [source], asked, learned)]
+                shown = offered_fields(before, asked, known.nodes, known.learned, known.read_at)
+                better = [f for f in shown if answers_more(f, [source], asked, known.learned)]
                 slots.append((slot, better[-1] if better else source))
             step = replace(step, screen_slots=tuple(slots))
         result.append(step)

@@ -9,6 +9,7 @@ new instruction, then quoted text.
 
 from __future__ import annotations
 
+import enum
 import functools
 import itertools
 import re
@@ -195,7 +196,7 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
             sentence = _sentence_near(new_instruction, new, anchor, len(value))
             if sentence:
                 return sentence
-        found = _align_span(opcodes, start, end, old, new, example)
+        found = _align_span(opcodes, (start, end), old, new, example)
         if found:
             return _with_end_punctuation(
                 _as_written(found, new_instruction), new_instruction, example
@@ -330,9 +331,9 @@ def _word_opcodes(
 
 
 def _align_span(
-    opcodes: Sequence[Opcode], start: int, end: int, old: list[str], new: list[str],
-    example: str,
-) -> str | None:  # fmt: skip
+    opcodes: Sequence[Opcode], span: tuple[int, int], old: list[str], new: list[str], example: str
+) -> str | None:
+    start, end = span
     value = words(example)
     new_start, new_end = _map_span(opcodes, start, end, old, new)
     if new_end <= new_start:
@@ -356,7 +357,12 @@ def _align_span(
     )
     if not (_anchored(opcodes, start, end, [w.lower() for w in old]) or at_the_end):
         return None
-    found = new[new_start:new_end]
+    return _as_value(new[new_start:new_end], value, example, start > 0)
+
+
+def _as_value(found: list[str], value: list[str], example: str, after_start: bool) -> str | None:
+    """The aligned words ``found`` cut to what stands for the recorded ``value`` (whose words
+    are not the instruction's first when ``after_start``), or None where they cannot."""
     if len(found) == 1 and found[0].lower() in _language().pronouns:
         return found[0]  # "add [it] to my clocks": ``fill_slot`` finds what it stands for
     if all(_name_like(w) for w in value):
@@ -379,7 +385,7 @@ def _align_span(
         # nor plain words ending in another noun ("Purchase the Atlas [camera bag]" / "Open
         # the [camera and shoot a photo]"; "add the [nova lamp]" is one, written small).
         return None
-    elif found and start > 0 and value[0][:1].isupper():
+    elif found and after_start and value[0][:1].isupper():
         # A title opening with a name opens with the new name: words it has in excess before
         # a name are its description ("Play '[Pasta Recipe in 5 minutes]' on ViewTube" /
         # "Play [the video City Tour in 5 minutes]", "[the ViewTube video Bike Repair ...]").
@@ -559,135 +565,170 @@ def fill_slot(
     the title even if the recorded instruction did not quote its own. ``foreign``: whether a
     value is known as another kind (a city where a product goes); such an alignment is wrong.
     """
-    address = _the_one(_addresses(example, new_instruction), foreign)
-    if address is not None:
-        return address  # an address is the only one of its kind the task says
-    aligned = align_value(example, old_instruction, new_instruction)
-    seen = sorted({v for v in known_values if v}, key=lambda v: (-len(v), v))
-    # Known values the instruction names, longest first (a longer name contains a shorter
-    # one), then alphabetical: deterministic. Only these can pin a value down.
-    named = _named_values(new_instruction, seen)
-    if foreign is not None:
-        named = [v for v in named if not foreign(v)]
-    quoted = _quoted_for(example, old_instruction, new_instruction)
-    if quoted:
-        # The run typed a text the task quoted: the new task's values are the texts it
-        # quotes, not a word of its frame that the field once held ("... and press Submit").
-        named = [v for v in named if any(_contains(q, v) for q in quoted)]
-    if aligned and aligned.lower() in _language().pronouns:
-        # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip. Where
-        # nothing is found it stands for, the ways below still may find the value.
-        referent = _antecedent(
-            new_instruction, capitalized=example[:1].isupper(), name=_is_name(words(example))
+    seen = tuple(sorted({v for v in known_values if v}, key=lambda v: (-len(v), v)))
+    request = _Request(example, old_instruction, new_instruction, seen, titled, foreign)
+    for way in _WAYS:
+        found = way(request)
+        if found is not None:
+            return None if found is _End.NO_VALUE else found
+    return None
+
+
+class _End(enum.Enum):
+    NO_VALUE = enum.auto()  # a way's answer that ends the search (None: try the next way)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """What ``fill_slot`` is asked, and what its ways share, each worked out once if asked."""
+
+    example: str
+    old_instruction: str
+    new_instruction: str
+    seen: tuple[str, ...]
+    titled: bool
+    foreign: Callable[[str], bool] | None
+
+    @functools.cached_property
+    def aligned(self) -> str | None:
+        return align_value(self.example, self.old_instruction, self.new_instruction)
+
+    @functools.cached_property
+    def quoted(self) -> list[str]:
+        """The texts the new instruction quotes, where the recorded value was itself quoted in
+        the old one (else none: an unquoted value is no quoted text's slot)."""
+        if self.example.strip() not in _QUOTED.findall(self.old_instruction):
+            return []
+        return [q.strip() for q in _QUOTED.findall(self.new_instruction)]
+
+    @functools.cached_property
+    def named(self) -> list[str]:
+        """Known values the instruction names, longest first (a longer name contains a shorter
+        one), then alphabetical: deterministic. Only these can pin a value down."""
+        named = _named_values(self.new_instruction, self.seen)
+        if self.foreign is not None:
+            named = [v for v in named if not self.foreign(v)]
+        if self.quoted:
+            # The run typed a text the task quoted: the new task's values are the texts it
+            # quotes, not a word of its frame that the field once held ("... and press Submit").
+            named = [v for v in named if any(_contains(q, v) for q in self.quoted)]
+        return named
+
+    @functools.cached_property
+    def refused(self) -> Callable[[str], bool] | None:
+        """``foreign``, and where the recorded value was quoted, also refusing a value none of
+        the ``quoted`` texts holds."""
+        foreign, quoted = self.foreign, self.quoted
+        if not quoted:
+            return foreign
+        return lambda value: (
+            bool(foreign and foreign(value)) or not any(_contains(q, value) for q in quoted)
         )
-        if referent is not None and not (foreign and foreign(referent)):
-            return referent
-        aligned = None
-    if aligned and _frame_words_only(aligned, example, old_instruction):
+
+
+def _at_address(request: _Request) -> str | None:
+    """The e-mail address the instruction says, when the recorded value is one: an address is
+    the only one of its kind the task says."""
+    if "@" not in request.example.strip("@"):
+        return None
+    said = dict.fromkeys(words(request.new_instruction))
+    return _the_one([w for w in said if "@" in w.strip("@")], request.foreign)
+
+
+def _pronoun_referent(request: _Request) -> str | None:
+    example, foreign = request.example, request.foreign
+    if not (request.aligned and request.aligned.lower() in _language().pronouns):
+        return None
+    # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip. Where
+    # nothing is found it stands for, the ways after this one still may find the value.
+    referent = _antecedent(
+        request.new_instruction, capitalized=example[:1].isupper(), name=_is_name(words(example))
+    )
+    return None if referent is None or (foreign and foreign(referent)) else referent
+
+
+def _from_alignment(request: _Request) -> str | _End | None:
+    aligned, example, new_instruction = request.aligned, request.example, request.new_instruction
+    if not aligned or aligned.lower() in _language().pronouns:
+        return None
+    if _frame_words_only(aligned, example, request.old_instruction):
         # "Search the wiki for marketing" / "Look up marketing in the wiki search": the
         # alignment took a word of the recorded wording itself, where the task says a value
         # the field has taken.
-        aligned = None
-    if aligned:
-        aligned = _past_naming_word(aligned, example, new_instruction)
-        # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
-        # price on ShopMall"; a new value of a known kind ends at its kind's head noun
-        # ("Nova kettle price" -> "Nova kettle").
-        inside = next((_as_said(v, aligned) for v in named if _set_apart(aligned, v)), None)
-        value = inside or _longer_known(aligned, named, new_instruction)
-        value = value or _cut_at_head(aligned, seen)
-        if foreign is None or not foreign(value) or value in quoted:
-            # A quoted text standing where the recorded one stood is the text to type as
-            # written, though another field knows it ("Enter "Vina" into the text field"
-            # where "vina" was once a username).
-            return value
-        # "note the temperature under Shopping" aligned a note title with the recorded city:
-        # the instruction's own city, if it names one, is the value.
-        return named[0] if named else None
-    if named:
-        return _as_said(named[0], new_instruction)
-    if quoted:
-        foreign = _or_unquoted(foreign, quoted)
+        return None
+    aligned = _past_naming_word(aligned, example, new_instruction)
+    # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
+    # price on ShopMall"; a new value of a known kind ends at its kind's head noun
+    # ("Nova kettle price" -> "Nova kettle").
+    named, foreign = request.named, request.foreign
+    inside = next((_as_said(v, aligned) for v in named if _set_apart(aligned, v)), None)
+    value = inside or _longer_known(aligned, named, new_instruction)
+    value = value or _cut_at_head(aligned, request.seen)
+    if foreign is None or not foreign(value) or value in request.quoted:
+        # A quoted text standing where the recorded one stood is the text to type as
+        # written, though another field knows it ("Enter "Vina" into the text field"
+        # where "vina" was once a username).
+        return value
+    # "note the temperature under Shopping" aligned a note title with the recorded city:
+    # the instruction's own city, if it names one, is the value.
+    return named[0] if named else _End.NO_VALUE
+
+
+def _known_named(request: _Request) -> str | None:
+    return _as_said(request.named[0], request.new_instruction) if request.named else None
+
+
+def _by_kind(request: _Request) -> str | None:
+    example, old, new = request.example, request.old_instruction, request.new_instruction
+    foreign, seen = request.refused, request.seen
     found: str | None = None
     if _is_name(words(example)):
         # "I love Paper Roads; like it" does not align with "Like the song Paper Lights", but
         # "Paper Roads" is a name made of words the field's names use: a song by its kind.
         # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is the
         # thing named, as a quoted one would be.
-        set_off = _DASHED.findall(normalize_units(new_instruction))
+        set_off = _DASHED.findall(normalize_units(new))
         found = (
-            _the_one(_kindred_names(new_instruction, seen), foreign)
+            _the_one(_kindred_names(new, seen), foreign)
             or _the_one([name for name in set_off if _is_name(words(name))], foreign)
-            or _the_one(_names_after_cue(example, old_instruction, new_instruction), foreign)
-            or _the_one(_possessors_of_cue(example, old_instruction, new_instruction), foreign)
+            or _the_one(_names_after_cue(example, old, new), foreign)
+            or _the_one(_possessors_of_cue(example, old, new), foreign)
         )
     elif _is_named_thing(words(example)):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
         # my cart", but a name and the head noun of known things is a thing of that kind.
-        found = _the_one(_kindred_things(new_instruction, seen), foreign) or _the_one(
-            _names_after_cue(example, old_instruction, new_instruction), foreign
+        found = _the_one(_kindred_things(new, seen), foreign) or _the_one(
+            _names_after_cue(example, old, new), foreign
         )
     elif example == example.lower() and not any(c.isdigit() for c in example):
         # "Email Chen the headline of the [jazz] article ..." / "Could you find the [coffee]
         # article on dailyfacts.net ...": a plain value before the same meaningful word.
-        found = _the_one(
-            _words_before_cue(example, old_instruction, new_instruction), foreign
-        ) or _the_one(_words_after_cue(example, old_instruction, new_instruction), foreign)
-    found = found or _the_one(_same_shape_spans(example, new_instruction), foreign)
-    if found:
-        return found
-    if not (titled or _QUOTED.search(old_instruction) or _set_off_by(example, old_instruction)):
+        found = _the_one(_words_before_cue(example, old, new), foreign) or _the_one(
+            _words_after_cue(example, old, new), foreign
+        )
+    return found or None
+
+
+def _same_shape(request: _Request) -> str | None:
+    spans = _same_shape_spans(request.example, request.new_instruction)
+    return _the_one(spans, request.refused) or None
+
+
+def _from_quotes(request: _Request) -> str | None:
+    example, old = request.example, request.old_instruction
+    if not (request.titled or _QUOTED.search(old) or _set_off_by(example, old)):
         # The recorded value was neither quoted nor set off by a mark ("Message Farah: On my
         # way"): a quoted text is another slot's.
         return None
-    quoted = _QUOTED.findall(new_instruction)
+    quoted = _QUOTED.findall(request.new_instruction)
     return quoted[0] if len(quoted) == 1 else None
 
 
-def _quoted_for(example: str, old_instruction: str, new_instruction: str) -> list[str]:
-    """The texts ``new_instruction`` quotes, where the recorded value was itself quoted in
-    ``old_instruction`` (else none: an unquoted value is no quoted text's slot)."""
-    if example.strip() not in _QUOTED.findall(old_instruction):
-        return []
-    return [q.strip() for q in _QUOTED.findall(new_instruction)]
-
-
-def _or_unquoted(
-    foreign: Callable[[str], bool] | None, quoted: Sequence[str]
-) -> Callable[[str], bool]:
-    """``foreign``, and also refusing a value none of the ``quoted`` texts holds."""
-    return lambda value: (
-        bool(foreign and foreign(value)) or not any(_contains(q, value) for q in quoted)
-    )
-
-
-_CAPITALIZED_RUN = re.compile(r"(?<![\w.@])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+")
-
-
-def _addresses(example: str, instruction: str) -> list[str]:
-    """The e-mail addresses the instruction says, when ``example`` is one."""
-    if "@" not in example.strip("@"):
-        return []
-    return [w for w in dict.fromkeys(words(instruction)) if "@" in w.strip("@")]
-
-
-def _new_names(example: str, old_instruction: str, new_instruction: str) -> list[str]:
-    """Names of as many words (two or more) as ``example`` that the new instruction says and
-    the old one did not ("create an account for [Kofi Mensah], email ..." / "add the user
-    named [Mina Okafor]"): a name both say ("User Manager") is the sentence's, not a value."""
-    size = len(words(example))
-    if size < 2:
-        return []  # one capitalized word is too common to be told a name by its looks
-
-    def runs(text: str) -> list[str]:  # capitalized words in a row, the first word not one
-        return [m.group(0) for m in _CAPITALIZED_RUN.finditer(text) if m.start() > 0]
-
-    old = {name.lower() for name in runs(old_instruction)}
-    return [
-        name
-        for name in runs(new_instruction)
-        if len(words(name)) == size and name.lower() not in old
-    ]
+#: The ways to find a slot's new value, tried in turn: the first that answers gives it.
+_WAYS: tuple[Callable[[_Request], str | _End | None], ...] = (
+    _at_address, _pronoun_referent, _from_alignment, _known_named, _by_kind, _same_shape,
+    _from_quotes,
+)  # fmt: skip
 
 
 def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:

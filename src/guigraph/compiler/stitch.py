@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from guigraph.compiler.contained import InnerRuns, inner_words
 from guigraph.compiler.controls import shown_control_words
 from guigraph.compiler.fields import (
+    FieldKnowledge,
     answers_more,
     asked_fields,
     carry_asked_fields,
@@ -225,7 +226,8 @@ def _carry(context: _Context, steps: list[ScriptStep]) -> tuple[list[ScriptStep]
     knowledge."""
     kb, asked = context.kb, context.asked
     carried = steps if not context.allow_stitching else carry_asked_fields(
-        steps, asked, kb.nodes, context.app_of, kb.field_words, kb.said_words, kb.read_at,
+        steps, asked, context.app_of,
+        FieldKnowledge(kb.nodes, kb.field_words, kb.said_words, kb.read_at),
     )  # fmt: skip
     if not context.asks_for_a_field:
         return carried, 0
