@@ -241,16 +241,13 @@ def _carry(context: _Context, steps: list[ScriptStep]) -> tuple[list[ScriptStep]
 
 def _single(context: _Context, item: RetrievedTrace, script: list[ScriptStep]) -> PlanChoice:
     """``item``'s trace followed whole, bound to the task and scored by what it explains."""
-    instruction, values, fills = context.instruction, context.values, context.fills
-    aliases, read_fields, wanted = context.aliases, context.read_fields, context.wanted
-    binding = item.binding or bind(
-        script, item.trace, instruction, values, fills, KindClues(aliases, read_fields)
-    )
+    instruction, values, wanted = context.instruction, context.kb.values, context.wanted
+    binding = item.binding or context.bind(script, item.trace)
     steps, unasked = _carry(context, binding.steps)
     # What the trace did, as its controls show it, for words no recorded task says.
     control_words = context.kb.control_words
     shown = shown_control_words(binding.steps, values, item.trace.instruction, control_words)
-    naming_apps = _named_apps(app_sequence(binding.steps), aliases, wanted)
+    naming_apps = _named_apps(app_sequence(binding.steps), context.kb.aliases, wanted)
     shared = content_words(item.trace.instruction) | naming_apps | shown
     misfits = _misfits(app_sequence(binding.steps), context)
     inner = context.kb.inner_runs.get(item.trace.episode_id)
@@ -336,7 +333,7 @@ def _unmarked(app: str, context: _Context) -> bool:
     """The task says none of the words nearly every recorded use of ``app`` says, and does not
     name the app either ("mail it to Dana" names it where recorded tasks all say "email")."""
     marks, wanted = context.kb.markers.get(app, set()), context.wanted
-    return bool(marks) and not marks & wanted and not _named_apps([app], context.aliases, wanted)
+    return bool(marks) and not marks & wanted and not _named_apps([app], context.kb.aliases, wanted)
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -361,14 +358,10 @@ def _named_apps(apps: Sequence[str], aliases: Mapping[str, str], wanted: set[str
 
 @dataclass(frozen=True)
 class _Context:
-    """The task as ranking reads it: what ``bind`` is given (the knowledge base's values, names
-    and read fields among it), and the rest of what the knowledge base knows (``kb``)."""
+    """The task as ranking reads it, beside what the knowledge base knows (``kb``)."""
 
     instruction: str
     kb: PlanKnowledge
-    values: ValueIndex
-    aliases: Mapping[str, str]
-    read_fields: Mapping[str, frozenset[str]]
     fills: FillCache
     wanted: set[str]
     asked: frozenset[str]
@@ -391,12 +384,17 @@ class _Context:
         asks_for_a_field = any(w in kb.read_fields and w not in app_marks for w in asked)
         names = [v for v in kb.values.names_said(instruction) if v.lower() not in kb.aliases]
         return cls(
-            instruction, kb, kb.values, kb.aliases, kb.read_fields, fills, wanted, asked,
-            asks_for_a_field, _marked_apps(kb.markers, wanted), names, allow_stitching,
+            instruction, kb, fills, wanted, asked, asks_for_a_field,
+            _marked_apps(kb.markers, wanted), names, allow_stitching,
         )  # fmt: skip
 
     def app_of(self, source: TextSource) -> str:
         return source_app(source, self.kb.id_apps)
+
+    def bind(self, steps: Sequence[ScriptStep], trace: Trace) -> Binding:
+        """``steps`` of ``trace`` bound to the task, every slot filled once per task."""
+        kinds = KindClues(self.kb.aliases, self.kb.read_fields)
+        return bind(steps, trace, self.instruction, self.kb.values, self.fills, kinds)
 
 
 @dataclass
@@ -602,10 +600,7 @@ def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int
         app = next((s.app for s in part if not s.home and s.app), None)
         if app is None:
             continue
-        binding = bind(
-            part, trace, context.instruction, context.values, context.fills,
-            KindClues(context.aliases, context.read_fields),
-        )  # fmt: skip
+        binding = context.bind(part, trace)
         piece = _Piece(app, binding, {}, produced_by.get(app.lower(), []), [], trace, rank)
         pieces.append(_weighed(context, piece, part))
     return pieces
@@ -616,7 +611,7 @@ def _weighed(context: _Context, piece: _Piece, part: Sequence[ScriptStep]) -> _P
     reads for it and types from other apps, and what it costs."""
     app, binding, trace, kb = piece.app, piece.binding, piece.trace, context.kb
     near = _context_words(trace.instruction, part, trace) & context.wanted
-    named = _named_apps([app], context.aliases, context.wanted)
+    named = _named_apps([app], context.kb.aliases, context.wanted)
     consumes = [
         source
         for step in binding.steps
@@ -639,7 +634,7 @@ def _weighed(context: _Context, piece: _Piece, part: Sequence[ScriptStep]) -> _P
 def _segment_penalty(context: _Context, app: str, named: set[str], trace: Trace) -> float:
     # The donor named this app and the new task does not: its segment is likely not wanted.
     donor_words = content_words(trace.instruction)
-    penalty = 1.0 if not named and _named_apps([app], context.aliases, donor_words) else 0.0
+    penalty = 1.0 if not named and _named_apps([app], context.kb.aliases, donor_words) else 0.0
     if _unmarked(app, context):
         penalty += 1.0  # every recorded use of this app says "email"; this task does not
     return penalty
