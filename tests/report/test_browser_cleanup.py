@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -43,61 +44,40 @@ def _left_over() -> list[str]:
     return [n for n in _descendants(os.getpid()) if "chrom" in n or n == "node"]
 
 
-def _browser_pids_here() -> set[int]:
-    """Chromium processes (any parent: crash handlers detach) started from this folder."""
+def _tagged(tag: str) -> set[int]:
+    """Chromium processes (any parent: crash handlers detach) whose environment carries
+    ``tag``: this test's browser and its helpers, not another test worker's."""
     found = set()
-    here = os.getcwd()
+    marker = f"{_TAG}={tag}".encode()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             name = (entry / "comm").read_text().strip()
-            cwd = os.readlink(entry / "cwd")
+            environment = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        if "chrom" in name and cwd == here:
+        if "chrom" in name and marker in environment:
             found.add(int(entry.name))
     return found
 
 
-def _parent(pid: int) -> int:
-    try:
-        stat = (Path("/proc") / str(pid) / "stat").read_text()
-    except OSError:
-        return 0
-    return int(stat[stat.rindex(")") + 2 :].split()[1])
-
-
-def _another_runs(pid: int) -> bool:
-    """Whether ``pid`` is still below another live Python process (another test worker's
-    browser, started from this folder while this test ran), not below this one or detached."""
-    while pid > 1:
-        pid = _parent(pid)
-        if pid == os.getpid():
-            return False
-        try:
-            name = (Path("/proc") / str(pid) / "comm").read_text().strip()
-        except OSError:
-            return False
-        if name.startswith(("python", "pytest")):
-            return True
-    return False
-
-
-def _ours_left(before: set[int]) -> set[int]:
-    return {pid for pid in _browser_pids_here() - before if not _another_runs(pid)}
+#: Set before the browser starts: every process it starts inherits it.
+_TAG = "GUIGRAPH_TEST_BROWSER"
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
-def test_no_chromium_is_left_behind(tmp_path: Path) -> None:
+def test_no_chromium_is_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _left_over() == []  # earlier browser tests closed theirs
-    before = _browser_pids_here()
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv(_TAG, tag)
     with launch_browser() as launched:
         with open_page(launched, make_run(tmp_path / "r", 1) / "manifest.json") as (page, _):
             assert page.url.startswith("file://")
         assert any("chrom" in name for name in _descendants(os.getpid()))
+        assert _tagged(tag)  # the tag tells this browser's processes
     assert _left_over() == []
     deadline = time.monotonic() + 5  # helpers get a moment to see their browser gone
-    while _ours_left(before) and time.monotonic() < deadline:
+    while _tagged(tag) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert _ours_left(before) == set()  # no detached helper either
+    assert _tagged(tag) == set()  # no detached helper either
