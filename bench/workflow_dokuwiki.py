@@ -21,6 +21,7 @@ import argparse
 import csv
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -29,9 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import benchrun
-from dokuwiki import NEW_PAGES, PASSWORD, TEXTS, _build, _record
 from guigraph.envs.web import taskfile
 from guigraph.envs.web.dokuwiki import TASKS, DokuWiki
+from guigraph.envs.web.dokuwiki_values import NEW_PAGES, TEXTS
+from guigraph.eval.dokuwiki_demo import DokuWikiDemoConfig, build, record
+from guigraph.eval.world_demo import _Quiet
 from guigraph.graph.kb import KnowledgeBase
 from guigraph.workflow.export import export_task
 from guigraph.workflow.schema import dump_workflow
@@ -66,7 +69,7 @@ def guigraph_run(command: list[str], kill_after: int | None, run: Path) -> tuple
     once that many rows are done. Its exit code (negative: killed) and standard output."""
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "GUIGRAPH_WIKI_PASSWORD": PASSWORD},
+        env=dict(os.environ),  # the wiki's password is in GUIGRAPH_WIKI_PASSWORD (``main``)
     )  # fmt: skip
     if kill_after is None:
         out, _ = process.communicate()
@@ -102,12 +105,15 @@ def main() -> int:
 
         shutil.rmtree(run)
     tasks = taskfile.load(TASKS)
-    os.environ["GUIGRAPH_WIKI_PASSWORD"] = PASSWORD
-    with DokuWiki(PASSWORD, root=args.out / "wiki") as wiki:
+    # A throwaway instance's admin password, drawn per run and never written: the workflow
+    # reads it from the environment its run inherits.
+    password = secrets.token_urlsafe(12)
+    os.environ["GUIGRAPH_WIKI_PASSWORD"] = password
+    with DokuWiki(password, root=args.out / "wiki") as wiki:
         given = {"base": wiki.base_url, "wiki": str(wiki.root)}
-        _record(tasks, wiki, {**given, "password": PASSWORD}, [WORKFLOW], args.demos,
-                args.out / "logs")  # fmt: skip
-        _build(args.out)
+        config = DokuWikiDemoConfig(demos=args.demos, workflows=(WORKFLOW,))
+        record(tasks, wiki, {**given, "password": password}, config, args.out / "logs", _Quiet())
+        build(args.out)
         with KnowledgeBase.open(args.out / "kb") as kb:
             workflow = export_task(
                 kb, WORKFLOW, "web", EXPORT_SEED, {"tasks": str(TASKS), "params": given}
