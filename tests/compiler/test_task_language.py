@@ -8,7 +8,8 @@ import pytest
 from guigraph.envs.simphone.generalize import Item, Kind, item_task
 from tests.compiler.recorded import KBView, kb_of, run_task
 
-#: Three ways of using one product (buying it, the cart, the wishlist), and a song's two.
+#: Three ways of using one product (buying it, the cart, the wishlist), and a song liked or
+#: played: other recorded runs the task's names could also point to.
 RECORDED = ["shop.buy", "shop.cart", "shop.wishlist", "media.like", "media.play"]
 SEEDS = (0, 1, 2)
 
