@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from guigraph.compiler import fillers
+from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.script import KindClues, ScriptStep, bind, slot_values
 from guigraph.compiler.values import ValueIndex, type_site
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
@@ -367,3 +369,55 @@ def test_a_run_that_only_closed_a_dialog_keeps_its_one_step() -> None:
 
     assert [s.label for s in without_detours([tap(label)], {})] == [label]
     assert [s.label for s in without_detours([tap(label), tap("Save")], {})] == ["Save"]
+
+
+class _Answers:
+    """A slot filler answering from a table: recorded value -> the task's value."""
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        self.answers = answers
+
+    def prepare(self, instruction: str, donors: object) -> None:
+        return None
+
+    def fill(self, request: SlotRequest) -> str | None:
+        return self.answers.get(request.recorded)
+
+
+def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_line() -> None:
+    """The recipient field took "Jonas" when the task was bound to another run (the fill
+    cache); here its own answer is none, so "Jonas" is only spread to it. The note title typed
+    after it is the filler's own answer "Jonas": that slot keeps it, whatever their order, and
+    the recipient stays open."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    to, title = (
+        ActionTemplate(ActionType.CLICK, target_label="To"),
+        ActionTemplate(ActionType.CLICK, target_label="Title"),
+    )
+    steps = [
+        ScriptStep(28, to, None, "Messages", "t7", edge_id=30),
+        ScriptStep(28, typing, None, "Messages", "t7", edge_id=30),
+        ScriptStep(40, title, None, "Notes", "t7", edge_id=31),
+        ScriptStep(40, typing, None, "Notes", "t7", edge_id=31),
+    ]
+    donor = "Text Hiro and save a note titled Ideas"
+    trace = Trace("t7", donor, "Multi_Apps", ("Messages", "Notes"), (28, 40), (30, 31), 4,
+                  values={SlotKey(30, "text1"): "Hiro", SlotKey(31, "text1"): "Ideas"})  # fmt: skip
+    task = "Save a note titled Jonas"
+    other_run = ("Farah", "Message Farah: On my way", type_site(28, "To"), False)
+    with fillers.using(_Answers({"Ideas": "Jonas"})):
+        binding = bind(steps, trace, task, ValueIndex(), cache={other_run: "Jonas"})
+    assert [s.text for s in binding.steps if s.template.type is ActionType.TYPE] == [
+        "Hiro",
+        "Jonas",
+    ]
+    assert binding.unfilled == 1
+    # Spread alone, with no slot finding it of its own, the recipient takes it.
+    with fillers.using(_Answers({})):
+        spread = bind(steps, trace, task, ValueIndex(), cache={other_run: "Jonas"})
+    assert [s.text for s in spread.steps if s.template.type is ActionType.TYPE] == [
+        "Jonas",
+        "Ideas",
+    ]

@@ -205,9 +205,7 @@ def bind(
     fills = {} if cache is None else cache
     args = (steps, trace, instruction, values, fills, kinds or KindClues())
     with tables.using(tables.of(instruction)):
-        binding, leftover = _Binder(*args).bind()
-        if leftover is not None:
-            binding = _Binder(*args, leftover=leftover).bind()[0]
+        binding = _Binder(*args).bind()
     # A recorded step repeated per item of a list the task names ("Select A, B and C"), or as
     # many times as a number it says ("Select 7 with the spinner").
     binding = lists.repeat_per_item(binding, trace.instruction, instruction)
@@ -215,13 +213,72 @@ def bind(
 
 
 @dataclass(frozen=True, slots=True)
+class _Slot:
+    """A place of the script a value of the task goes: the recorded value there."""
+
+    recorded: str
+    site: Site
+    titled: bool  # a title field (a quoted phrase of the task is its value)
+
+
+@dataclass(frozen=True, slots=True)
 class _Leftover:
     """A value of the task that no slot took, for the one open slot of its sort to take."""
 
+    slot: _Slot
     value: str
     #: A name, for a slot whose recorded value is a name; else free text set off by quotes or
     #: a mark, for a free-text slot.
     name: bool
+
+
+#: How strongly a slot is proposed a value: the filler's own answer for it, or a name the same
+#: field took where the task was bound to another recorded run (``_Binder._fill_once``).
+_OWN, _SPREAD = 2, 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Proposal:
+    value: str
+    weight: int
+    order: int  # the slot's place among the script's: an even contest goes to the earlier
+
+
+def assign(proposals: Mapping[_Slot, _Proposal]) -> dict[_Slot, str]:
+    """The value each slot keeps. Where recorded runs used two values the task has two values
+    too: one value proposed for unrelated slots (the note "Call Alice" a task opens is no
+    recipient "Hiro") goes to one family of slots, those whose recorded values are the same or
+    part of one another (a search typed with part of the title it taps). The family with the
+    most weight keeps it, the earlier on a tie; the others stay open."""
+    by_value: dict[str, list[_Slot]] = {}
+    for slot, proposal in proposals.items():
+        by_value.setdefault(proposal.value.lower(), []).append(slot)
+    kept: dict[_Slot, str] = {}
+    for contenders in by_value.values():
+        families = _families(contenders)
+        best = max(
+            families,
+            key=lambda family: (
+                sum(proposals[s].weight for s in family),
+                -min(proposals[s].order for s in family),
+            ),
+        )
+        kept.update((slot, proposals[slot].value) for slot in best)
+    return kept
+
+
+def _families(slots: Sequence[_Slot]) -> list[list[_Slot]]:
+    """``slots`` grouped by related recorded values (the same, or one part of the other)."""
+    families: list[list[_Slot]] = []
+    for slot in slots:
+        joined = [f for f in families if any(_related(slot.recorded, s.recorded) for s in f)]
+        merged = [slot] + [s for f in joined for s in f]
+        families = [f for f in families if f not in joined] + [merged]
+    return families
+
+
+def _related(a: str, b: str) -> bool:
+    return a.lower() == b.lower() or _part_of(a, b) or _part_of(b, a)
 
 
 @dataclass
@@ -234,23 +291,16 @@ class _Binder:
     values: ValueIndex
     fills: FillCache
     kinds: KindClues
-    leftover: _Leftover | None = None  # for the open slot of its sort to take
 
     def __post_init__(self) -> None:
-        self.binding = Binding([], recorded=self.steps)
         self.app_names = set(self.kinds.aliases.values())
-        self.placed: dict[str, str] = {}  # each value placed -> the recorded value it stands for
-        self.placed_as_said: set[str] = set()  # the values placed, as the task writes them
         # Values of the task refused as of another kind, per site: a name inside one is of that
         # kind too ("City Tour" of "the ViewTube video City Tour" is no ShopMall product).
         self.refused: dict[Site, set[str]] = {}
-        # The typed slots left open: free text, and names or titles (recorded, site, app).
-        self.open_texts: list[str] = []
-        self.open_names: list[tuple[str, Site, str | None]] = []
-        self.pairs: list[tuple[str, str]] = []  # (recorded, new) of the tapped values placed
-        left = self.leftover
-        self.text_left = left.value if left is not None and not left.name else None
-        self.name_left = left.value if left is not None and left.name else None
+        # The value each slot is proposed (a first walk), then the ones assigned (``assign``).
+        self.proposals: dict[_Slot, _Proposal] = {}
+        self.assigned: dict[_Slot, str] | None = None
+        self._start_walk()
         self.value_taps = self._value_taps()
         # A search typed with a part of a tapped value ("Bike" for the video "Bike Repair for
         # beginners") is for the new task's whole value.
@@ -259,8 +309,41 @@ class _Binder:
         self.new_words = content_words(self.instruction)
         self.lowered = self.values.casing.restored(self.instruction)
 
-    def bind(self) -> tuple[Binding, _Leftover | None]:
-        """The binding, and the value no slot took to bind again with (or None)."""
+    def _start_walk(self) -> None:
+        self.binding = Binding([], recorded=self.steps)
+        # The typed slots left open (with their apps): free text, and names or titles.
+        self.open_texts: list[tuple[_Slot, str | None]] = []
+        self.open_names: list[tuple[_Slot, str | None]] = []
+        self.pairs: list[tuple[str, str]] = []  # (recorded, new) of the tapped values placed
+
+    def bind(self) -> Binding:
+        """The script bound to the task.
+
+        The first walk asks each slot for its value (``proposals``); the values contested by
+        unrelated slots are assigned (``assign``), so no slot takes a value only for coming
+        first; the second walk binds with the assignment. A value of the task no slot took then
+        goes to the one slot of its sort left open (``_Leftover``), bound by a third walk."""
+        self._walk()
+        self.assigned = assigned = assign(self.proposals)
+        self._start_walk()
+        self._walk()
+        leftover = self._leftover_text() or self._leftover_name()
+        if leftover is not None:
+            assigned[leftover.slot] = leftover.value
+            self._start_walk()
+            self._walk()
+            if leftover.name:
+                # A name no word of the recorded wording points to fills the open slot but
+                # weighs nothing in ranking: it explains no word of the task and the slot still
+                # counts as open, so which run to follow is for the other evidence to decide
+                # ("I want to watch Cat Compilation ..." is no note titled so; "... add it to
+                # my cart" no alarm "Lumen").
+                self.binding.claimed -= content_words(leftover.value)
+                self.binding.unfilled += 1
+        self._set_replacements()
+        return self.binding
+
+    def _walk(self) -> None:
         field = ""  # the label tapped last: the field the next typing types in
         for i, step in enumerate(self.steps):
             template = step.template
@@ -277,18 +360,6 @@ class _Binder:
                     step = replace(step, kind=kind)
             self.binding.steps.append(step)
         _fill_words_of_values(self.binding, self.trace)
-        leftover = self._leftover_text() or self._leftover_name()
-        if leftover is not None:
-            return self.binding, leftover
-        if self.name_left is not None:
-            # A name no word of the recorded wording points to fills the open slot but weighs
-            # nothing in ranking: it explains no word of the task and the slot still counts as open,
-            # so which run to follow is for the other evidence to decide ("I want to watch Cat
-            # Compilation ..." is no note titled so; "... add it to my cart" no alarm "Lumen").
-            self.binding.claimed -= content_words(self.name_left)
-            self.binding.unfilled += 1
-        self._set_replacements()
-        return self.binding, None
 
     def _value_taps(self) -> set[int]:
         """The steps tapping a value (a launcher's icon opens an app: never the task's value)."""
@@ -302,17 +373,27 @@ class _Binder:
         }  # fmt: skip
 
     def _fill(self, recorded: str, site: Site, app: str | None, titled: bool = False) -> str | None:
-        # Where the recorded run used two values, the task has two values too: one it already
-        # placed for another recorded value (the note "Call Alice" it opens) is no value
-        # here (the recipient "Hiro"), unless one recorded value holds the other (a search
-        # typed with part of the title it taps).
-        value = self._fill_once(recorded, site, app, titled)
-        if value is None:
-            return None
-        earlier = self.placed.setdefault(value.lower(), recorded)
-        self.placed_as_said.add(value)
-        same = earlier.lower() == recorded.lower()
-        return value if same or _part_of(earlier, recorded) or _part_of(recorded, earlier) else None
+        """The task's value for the slot of ``recorded`` at ``site``: proposed on the first walk,
+        as assigned on the second."""
+        slot = _Slot(recorded, site, titled)
+        if self.assigned is not None:
+            return self.assigned.get(slot)
+        if slot not in self.proposals:
+            found = self._fill_once(recorded, site, app, titled)
+            if found is None:
+                return None
+            self.proposals[slot] = _Proposal(*found, order=len(self.proposals))
+        return self.proposals[slot].value
+
+    @property
+    def placed(self) -> set[str]:
+        """The values proposed for a slot, in lower case."""
+        return {p.value.lower() for p in self.proposals.values()}
+
+    @property
+    def placed_as_said(self) -> set[str]:
+        """The values proposed for a slot, as the task writes them."""
+        return {p.value for p in self.proposals.values()}
 
     def _wrong_kind(self, value: str, site: Site, app: str | None) -> bool:
         """Whether ``value`` is of another kind than the values at ``site`` (refused if so)."""
@@ -331,8 +412,11 @@ class _Binder:
             self.refused.setdefault(site, set()).add(value)
         return wrong
 
-    def _fill_once(self, recorded: str, site: Site, app: str | None, titled: bool) -> str | None:
-        """The filler's value for ``recorded`` at ``site``, worked out once (``fills``)."""
+    def _fill_once(
+        self, recorded: str, site: Site, app: str | None, titled: bool
+    ) -> tuple[str, int] | None:
+        """The filler's value for ``recorded`` at ``site``, worked out once (``fills``), and
+        its weight: the filler's own answer, or a name the field took for another run."""
         trace, instruction, fills = self.trace, self.instruction, self.fills
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
@@ -345,15 +429,17 @@ class _Binder:
                 foreign=partial(self._wrong_kind, site=site, app=app),
             )  # fmt: skip
             fills[key] = fillers.active().fill(request)
-        if fills[key] is None:
+        value = fills[key]
+        if value is None:
             # One field of one task takes one name: "Message Jonas the contents of ..." aligns
             # with "Message Farah: ..." and not with "... text what it says to Hiro", whose
             # recipient is the same field. Names only: a loose alignment elsewhere ("weather"
             # as a product) is no value to spread.
             found = {v for (_, _, at, _), v in fills.items() if at == site and v is not None}
             if len(found) == 1 and is_name(next(iter(found))):
-                return found.pop()
-        return fills[key]
+                return found.pop(), _SPREAD
+            return None
+        return value, _OWN
 
     def _bind_typed(self, step: ScriptStep, field: str) -> ScriptStep:
         """A typing step in ``field`` (the label tapped last), filled: each instruction value in
@@ -393,24 +479,17 @@ class _Binder:
     def _fill_typed(
         self, recorded: str, site: Site, app: str | None, titled: bool, beside_read: bool
     ) -> str | None:
-        """The new value of a typed slot; where none is found, the leftover of its sort, or
-        the new whole of a tapped value the recorded one was part of."""
+        """The new value of a typed slot; where none is found, the new whole of a tapped value
+        the recorded one was part of. A slot left open is noted for a leftover of its sort."""
         new = self._fill(recorded, site, app, titled)
+        slot = _Slot(recorded, site, titled)
         # Beside a value read off a screen the donor's part is dropped, not replaced.
         if new is None and not beside_read and _name_or_title(recorded):
-            self.open_names.append((recorded, site, app))
-            if self.name_left is not None and not self._wrong_kind(self.name_left, site, app):
-                return self.name_left
+            self.open_names.append((slot, app))
         # Free text is words of a sentence ("Lovely morning run"): a name, one word (the topic
         # "volcanoes", the minutes "15") is a value a text set off is not.
         if new is None and not is_name(recorded) and len(recorded.split()) >= 2:
-            self.open_texts.append(recorded)
-            # Text of the same case only: a sentence ("Running late") is no search topic
-            # ("coffee").
-            text_left = self.text_left
-            same_case = text_left is not None and text_left[:1].isupper() == recorded[:1].isupper()
-            if text_left is not None and same_case and not self._wrong_kind(text_left, site, app):
-                return text_left
+            self.open_texts.append((slot, app))
         tapped = self.tapped
         whole = next((t for t in tapped if _part_of(recorded, t[0])), None) if new is None else None
         if whole is None:
@@ -432,18 +511,24 @@ class _Binder:
         return replace(step, label=new)
 
     def _leftover_text(self) -> _Leftover | None:
-        """The one text the task sets off, for the one free-text slot left open."""
-        one_open = self.leftover is None and self.binding.unfilled == len(self.open_texts) == 1
+        """The one text the task sets off, for the one free-text slot left open, of the same
+        case (a sentence, "Running late", is no search topic, "coffee")."""
+        one_open = self.binding.unfilled == len(self.open_texts) == 1
         set_off = set_off_texts(self.instruction) if one_open else []  # most bindings skip it
-        if len(set_off) == 1:
-            # In a task of several parts, which part a set-off text belongs to is for the stitcher
-            # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature". A
-            # part that is the set-off text alone ("... this text: 'Call me back'") is no part.
-            own = content_words(set_off[0])
-            parts = [part for part in clauses(self.instruction) if content_words(part) - own]
-            if len(parts) < 2 and set_off[0].lower() not in self.placed:
-                return _Leftover(set_off[0], name=False)
-        return None
+        if len(set_off) != 1:
+            return None
+        # In a task of several parts, which part a set-off text belongs to is for the stitcher
+        # to weigh: "Put 'Trip to Tokyo' in my calendar ... and message Hiro the temperature". A
+        # part that is the set-off text alone ("... this text: 'Call me back'") is no part.
+        text, (slot, app) = set_off[0], self.open_texts[0]
+        own = content_words(text)
+        parts = [part for part in clauses(self.instruction) if content_words(part) - own]
+        if len(parts) >= 2 or text.lower() in self.placed:
+            return None
+        same_case = text[:1].isupper() == slot.recorded[:1].isupper()
+        if not same_case or self._wrong_kind(text, slot.site, app):
+            return None
+        return _Leftover(slot, text, name=False)
 
     def _leftover_name(self) -> _Leftover | None:
         """The one name the instruction says that no slot took, where one name slot is the only
@@ -453,12 +538,14 @@ class _Binder:
         open_names = self.open_names
         # Open slots whose recorded value was a word of the open name's fill themselves once
         # the name is placed (a login "mina" of "Mina Okafor").
-        open_values = _open_values(self.binding, self.trace) if len(open_names) == 1 else []
-        of_name = sum(_word_of(value, open_names[0][0]) is not None for value in open_values)
-        one_open = self.binding.unfilled - of_name == len(open_names) == 1
-        if self.leftover is not None or not one_open:
+        if len(open_names) != 1:
             return None
-        recorded, site, app = open_names[0]
+        slot, app = open_names[0]
+        open_values = _open_values(self.binding, self.trace)
+        of_name = sum(_word_of(value, slot.recorded) is not None for value in open_values)
+        if self.binding.unfilled - of_name != 1:
+            return None
+        recorded, site = slot.recorded, slot.site
         # Words of the values placed, as written: a login "lucia" placed is no part of the name
         # "Lucia Romano" the task says too.
         taken = {w for value in self.placed_as_said for w in value.split()}
@@ -478,7 +565,7 @@ class _Binder:
             and not any(_words_inside(name, value) for value in refused)
             and not self._wrong_kind(name, site, app)
         ]
-        return _Leftover(names[0], name=True) if len(names) == 1 else None
+        return _Leftover(slot, names[0], name=True) if len(names) == 1 else None
 
     def _set_replacements(self) -> None:
         """Every step learns the task's (recorded, new) values and its content words."""
