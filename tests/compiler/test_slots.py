@@ -661,3 +661,14 @@ def test_a_quoted_text_is_filled_whole_whatever_its_length(
     frame = 'Find the email by {} and reply to them with the text "{}".'
     old, new = frame.format("Alysia", old_quote), frame.format("Frayda", new_quote)
     assert fill_slot(example, old, new) == expected
+
+
+def test_a_value_typed_as_its_quote_less_the_end_mark_is_a_quoted_slot() -> None:
+    # The run typed "Sem" of the quote "Sem." (the template keeps the "."): its slot is a
+    # quoted text's, so a known value the new task says outside its quotes ("Submit") is no
+    # value there; the quote is, and of two quotes neither can be told.
+    old = 'Type "Sem." in the box and press Submit'
+    new = 'Press Submit after you type "Lorem." and "Ipsum."'
+    assert fill_slot("Sem", old, new, ["Submit", "Sem"]) == "Lorem"
+    two = 'Now the box wants "Lorem." or "Ipsum dolor." typed, then Submit'
+    assert fill_slot("Sem", 'Type "Sem." in the box', two, ["Submit"]) is None

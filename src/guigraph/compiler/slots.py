@@ -208,23 +208,30 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
 def _whole_quote(
     value: Sequence[str], example: str, old_instruction: str, new_instruction: str
 ) -> str | None:
-    """A quoted text is one value: where the recorded value was all of the recorded task's
-    quote but for marks at its ends (the run typed "Sem" + "." for the quote "Sem."), the new
-    value is all of the new task's quote at that place ("Eu donec maecenas pretium"), less
-    the same end marks. Word alignment would keep the recorded value's length."""
+    """A quoted text is one value: where the recorded value was a quote of the recorded task
+    (``quote_of``: the run typed "Sem" + "." for the quote "Sem."), the new value is all of
+    the new task's quote at that place ("Eu donec maecenas pretium"), less the same end marks.
+    Word alignment would keep the recorded value's length."""
     old_quotes, new_quotes = parse(old_instruction).quoted, parse(new_instruction).quoted
-    if len(old_quotes) != len(new_quotes):
+    at = quote_of(example, old_instruction, value)
+    if at is None or len(old_quotes) != len(new_quotes):
         return None
-    for old_quote, new_quote in zip(old_quotes, new_quotes, strict=True):
-        if words(old_quote) != list(value) or example.strip() not in old_quote:
-            continue
-        head, _, tail = old_quote.partition(example.strip())
-        new_value = new_quote.strip()
-        if head.strip() and new_value.startswith(head.strip()):
-            new_value = new_value[len(head.strip()) :]
-        if tail.strip() and new_value.endswith(tail.strip()):
-            new_value = new_value[: -len(tail.strip())]
-        return new_value.strip() or None
+    old_quote, new_value = old_quotes[at], new_quotes[at].strip()
+    head, _, tail = old_quote.partition(example.strip())
+    if head.strip() and new_value.startswith(head.strip()):
+        new_value = new_value[len(head.strip()) :]
+    if tail.strip() and new_value.endswith(tail.strip()):
+        new_value = new_value[: -len(tail.strip())]
+    return new_value.strip() or None
+
+
+def quote_of(example: str, instruction: str, value: Sequence[str] | None = None) -> int | None:
+    """Which of ``instruction``'s quotes the recorded value ``example`` is, up to the marks at
+    its ends (a quote "Sem." typed as "Sem" + "."), if one is. ``value``: its words."""
+    value = words(example) if value is None else value
+    for at, quote in enumerate(parse(instruction).quoted):
+        if words(quote) == list(value) and example.strip() in quote:
+            return at
     return None
 
 
@@ -597,7 +604,7 @@ class _Request:
     def quoted(self) -> list[str]:
         """The texts the new instruction quotes, where the recorded value was itself quoted in
         the old one (else none: an unquoted value is no quoted text's slot)."""
-        if self.example.strip() not in _QUOTED.findall(self.old_instruction):
+        if quote_of(self.example, self.old_instruction) is None:
             return []
         return [q.strip() for q in _QUOTED.findall(self.new_instruction)]
 
