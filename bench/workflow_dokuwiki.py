@@ -22,6 +22,7 @@ import csv
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,10 +101,11 @@ def main() -> int:
     run = args.out / "run"
     if args.report:
         return report(bench, args, run)
-    if run.exists():  # a run folder of an earlier bench: this one measures a fresh run
-        import shutil
-
-        shutil.rmtree(run)
+    # An earlier bench's run, wiki and knowledge base: this one measures a fresh run on a wiki
+    # without the rows' pages, with the KB built by this code (the recorded demos are kept).
+    for earlier in (run, args.out / "wiki", args.out / "kb"):
+        if earlier.exists():
+            shutil.rmtree(earlier)
     tasks = taskfile.load(TASKS)
     # A throwaway instance's admin password, drawn per run and never written: the workflow
     # reads it from the environment its run inherits.
