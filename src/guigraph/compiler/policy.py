@@ -331,8 +331,9 @@ class GraphPolicy:
         worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
         if last.outcome.status is OutcomeStatus.NO_EFFECT and index is not None:
             # An in-page step may change nothing visible (an item added to a cart off screen);
-            # repeating it would not help. A step that should have left the state did fail.
-            worked = state.script[index].jumps_to is None
+            # repeating it would not help. A step that should have left the state did fail,
+            # unless the recording credited it with what the next key press did.
+            worked = state.script[index].jumps_to is None or _late_screen(state.script, index)
         if last.action == action and worked:
             if index is None and state.route:
                 state.route.pop(0)
@@ -679,6 +680,28 @@ class GraphPolicy:
         if step.home:
             return Proposal(Action(ActionType.PRESS_HOME), reason="the next step starts at home")
         return Proposal(Action(ActionType.PRESS_BACK), reason="lost: go back")
+
+
+def _late_screen(script: list[ScriptStep], index: int) -> bool:
+    """Step ``index``, a key press that should have left its state, changed nothing, and the
+    next step is a key press recorded in the state it should have reached: a recording whose
+    screen was read late (after that next key had already changed it) credits the change to
+    this step. Move the change to the next key, taken here: True when ``script`` was so
+    mended (this step is then done, the next one leaves the state)."""
+    if index + 1 >= len(script):
+        return False
+    step, after = script[index], script[index + 1]
+    if (
+        step.template.taps
+        or step.jumps_to is None
+        or after.template.type is not ActionType.KEY
+        or after.node != step.jumps_to
+        or after.jumps_to is not None
+    ):
+        return False
+    script[index] = replace(step, jumps_to=None)
+    script[index + 1] = replace(after, node=step.node, app=step.app, jumps_to=step.jumps_to)
+    return True
 
 
 def _back_refused(history: Sequence[HistoryEntry]) -> bool:
