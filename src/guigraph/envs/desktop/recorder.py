@@ -8,7 +8,14 @@ it has changed and then stayed still while the person is not acting: after an ac
 application has answered it, and again when the application answers late (a dialog that opens
 a second after the key on a loaded machine), so typed text becomes one ``type`` action and the
 screen before the next action shows what the last one did. An action takes the last capture
-that started before its first event, after the action before it. Ctrl-C or SIGTERM (or
+that started before its first event, after the action before it, unless the action started
+while that capture read the tree and the screen changed meanwhile (the capture is torn): its
+tree, read slowly on a loaded machine, may show what the action did (the window Alt+Tab
+brought up). The action then takes the capture before that one, which shows the screen
+before the action before it when the torn one was the only capture since (the screen the
+person saw when that action changed nothing visible); the screen the action left is read
+again. A torn capture no action started during (a clock ticked) is used as any other.
+Ctrl-C or SIGTERM (or
 ``stop``) ends the episode with ``complete`` on the last screen and writes it as the other
 recorders do (GUIOdyssey layout), so ``guigraph build`` takes it.
 """
@@ -55,12 +62,19 @@ class Recording:
 @dataclass(frozen=True, slots=True)
 class Capture:
     """One reading of the screen: when it started and ended, what it saw, a digest of its
-    pixels."""
+    pixels when it started, and whether they changed before it ended (torn)."""
 
     started: float
     ended: float
     obs: Observation
     pixels: bytes
+    torn: bool = False
+
+    def shows_before(self, when: float) -> bool:
+        """Whether this is a view of the screen as it was at ``when``: it started before
+        then, and the screen did not change under it after then (a torn capture still being
+        read at ``when`` may have read what happened then)."""
+        return self.started <= when and not (self.torn and when <= self.ended)
 
 
 class _Watch:
@@ -176,12 +190,18 @@ class DesktopRecorder:
         return hashlib.blake2b(screen.raw_pixels(self.display)[2], digest_size=16).digest()
 
     def _capture(self, watch: _Watch | None = None) -> None:
-        """Read the screen and its tree, kept with the time the reading started and ended."""
+        """Read the screen and its tree, kept with the time the reading started and ended and
+        whether the screen changed meanwhile."""
         started = time.monotonic()
         pixels = self._pixels()
         observation, _ = self.env._observe()
-        self._keep(Capture(started, time.monotonic(), observation, pixels))
+        ended = time.monotonic()
+        # The tree is read after the screenshot and slowly: a screen that changed meanwhile
+        # (the person pressed a key) may be in the tree and not in the screenshot.
+        torn = self._pixels() != pixels
+        self._keep(Capture(started, ended, observation, pixels, torn))
         if watch is not None:
+            # The pixels it started with: a screen that changed since is new, read again.
             watch.captured(pixels)
 
     def _keep(self, capture: Capture) -> None:
@@ -201,8 +221,10 @@ class DesktopRecorder:
     def _before(self, gesture: Gesture) -> Observation:
         """The screen the person saw when starting ``gesture``: the last capture that started
         before it. One the gesture interrupted is still the newest view of what the last
-        action did (an older one shows the screen before that action)."""
-        earlier = [c.obs for c in self._screens if c.started <= gesture.started]
+        action did (an older one shows the screen before that action), unless the screen
+        changed under it: then it may show what the gesture did, and the one before is
+        taken."""
+        earlier = [c.obs for c in self._screens if c.shows_before(gesture.started)]
         return earlier[-1] if earlier else self._screens[0].obs
 
     def _take(self, gesture: Gesture) -> None:
