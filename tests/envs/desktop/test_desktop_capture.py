@@ -148,3 +148,29 @@ def test_a_reading_the_person_did_not_interrupt_is_kept_when_the_screen_changed_
     rec._capture()  # still the dialog: a key pressed during this reading is recorded on it
     _press(rec, rec._screens[-1].ended - 0.5, "escape")
     assert [s.observation.app for s in rec._steps] == ["calc", "dialog", "dialog"]
+
+
+def test_a_reading_torn_after_a_visible_change_is_the_only_view_of_that_change(
+    clock: _Clock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Measured under load: alt+tab brought the editor up, and ctrl+v, pressed while that
+    screen was read, pasted into it. The reading before it shows the calculator, another
+    screen: the torn reading, the editor, is still the screen ctrl+v was pressed on."""
+    display = _SlowTree(clock, "calc")
+    rec = _recorder(display, tmp_path, monkeypatch)
+    rec._capture()
+    clock.now += 2
+    _press(rec, clock.now, "alt+tab")
+    display.show("notes")
+    clock.now += 0.6
+    pasted: list[float] = []
+
+    def person_pastes() -> None:
+        pasted.append(clock.now)
+        display.show("notes", b"notes 716")
+
+    display.meanwhile = person_pastes
+    rec._capture()
+    assert rec._screens[-1].torn
+    _press(rec, pasted[0], "ctrl+v")
+    assert [s.observation.app for s in rec._steps] == ["calc", "notes"]

@@ -11,13 +11,12 @@ screen before the next action shows what the last one did. An action takes the l
 that started before its first event, after the action before it, unless the action started
 while that capture read the tree and the screen changed meanwhile (the capture is torn): its
 tree, read slowly on a loaded machine, may show what the action did (the window Alt+Tab
-brought up). The action then takes the capture before that one, which shows the screen
-before the action before it when the torn one was the only capture since (the screen the
-person saw when that action changed nothing visible); the screen the action left is read
+brought up). Where the capture before it started on the same pixels (the action before
+changed nothing visible, as Ctrl+C does), that one is taken instead; otherwise the torn one
+is still the only view of what the action before did. The screen the action left is read
 again. A torn capture no action started during (a clock ticked) is used as any other.
-Ctrl-C or SIGTERM (or
-``stop``) ends the episode with ``complete`` on the last screen and writes it as the other
-recorders do (GUIOdyssey layout), so ``guigraph build`` takes it.
+Ctrl-C or SIGTERM (or ``stop``) ends the episode with ``complete`` on the last screen and
+writes it as the other recorders do (GUIOdyssey layout), so ``guigraph build`` takes it.
 """
 
 from __future__ import annotations
@@ -70,11 +69,10 @@ class Capture:
     pixels: bytes
     torn: bool = False
 
-    def shows_before(self, when: float) -> bool:
-        """Whether this is a view of the screen as it was at ``when``: it started before
-        then, and the screen did not change under it after then (a torn capture still being
-        read at ``when`` may have read what happened then)."""
-        return self.started <= when and not (self.torn and when <= self.ended)
+    def read_through(self, when: float) -> bool:
+        """Whether the screen changed under this capture while it was still being read at
+        ``when``: its tree may show what happened then."""
+        return self.torn and self.started <= when <= self.ended
 
 
 class _Watch:
@@ -222,10 +220,17 @@ class DesktopRecorder:
         """The screen the person saw when starting ``gesture``: the last capture that started
         before it. One the gesture interrupted is still the newest view of what the last
         action did (an older one shows the screen before that action), unless the screen
-        changed under it: then it may show what the gesture did, and the one before is
-        taken."""
-        earlier = [c.obs for c in self._screens if c.shows_before(gesture.started)]
-        return earlier[-1] if earlier else self._screens[0].obs
+        changed under it: then it may show what the gesture did, and the one before is taken
+        where its pixels were the same (the last action changed nothing visible, so it is as
+        new a view). Otherwise the torn one is the only view of what the last action did."""
+        earlier = [c for c in self._screens if c.started <= gesture.started]
+        if not earlier:
+            return self._screens[0].obs
+        last = earlier[-1]
+        if last.read_through(gesture.started) and len(earlier) > 1:
+            before = earlier[-2]
+            return before.obs if before.pixels == last.pixels else last.obs
+        return last.obs
 
     def _take(self, gesture: Gesture) -> None:
         action = gesture.action
