@@ -327,20 +327,24 @@ class GraphPolicy:
         if state.pending is None:
             return
         index, action = state.pending.index, state.pending.action
+        state.pending = None
         last = history[-1]
-        worked = last.outcome.status in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN)
+        if last.action != action:
+            return
         if last.outcome.status is OutcomeStatus.NO_EFFECT and index is not None:
             # An in-page step may change nothing visible (an item added to a cart off screen);
             # repeating it would not help. A step that should have left the state did fail,
-            # unless the recording credited it with what the next key press did.
-            worked = state.script[index].jumps_to is None or _late_screen(state.script, index)
-        if last.action == action and worked:
-            if index is None and state.route:
-                state.route.pop(0)
-            elif index is not None:
-                state.cursor = index + 1
-                state.reveal_scrolls = 0
-        state.pending = None
+            # unless the recording credited it with what the next key press did (the script
+            # is mended so).
+            if state.script[index].jumps_to is not None and not _late_screen(state.script, index):
+                return
+        elif last.outcome.status not in (OutcomeStatus.SUCCESS, OutcomeStatus.UNCERTAIN):
+            return
+        if index is None and state.route:
+            state.route.pop(0)
+        elif index is not None:
+            state.cursor = index + 1
+            state.reveal_scrolls = 0
 
     # -- what the hybrid team may ask and change ------------------------------------------
     @property

@@ -239,6 +239,9 @@ _OWN, _SPREAD = 2, 1
 
 @dataclass(frozen=True, slots=True)
 class _Proposal:
+    """A value proposed for a slot on the binder's first walk, and how strongly (``_OWN``,
+    ``_SPREAD``)."""
+
     value: str
     weight: int
     order: int  # the slot's place among the script's: an even contest goes to the earlier
