@@ -445,7 +445,7 @@ def _stitch(
     pieces = [
         piece
         for rank, item in enumerate(retrieved)
-        for piece in _pieces(context, item.trace, scripts[item.trace.episode_id], rank)
+        for piece in _pieces(context, item, scripts[item.trace.episode_id], rank)
     ]
     pieces = [p for p in pieces if p.claimed]
     pieces.sort(key=lambda p: (sum(p.claimed.values()) + p.gain_base, -p.rank), reverse=True)
@@ -588,19 +588,25 @@ def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece
     return repeating
 
 
-def _pieces(context: _Context, trace: Trace, script: list[ScriptStep], rank: int) -> list[_Piece]:
-    """The segments of ``trace``'s script, one per app it works in, bound and ``_weighed``."""
+def _pieces(
+    context: _Context, item: RetrievedTrace, script: list[ScriptStep], rank: int
+) -> list[_Piece]:
+    """The segments of ``item``'s script, one per app it works in, bound and ``_weighed``. A
+    script in one app is its one segment, bound already (``item.binding``) where retrieval
+    bound it."""
+    trace = item.trace
     produced_by: dict[str, list[TextSource]] = {}
     for step in script:
         for _, source in step.template.text_sources:
             if source.from_screen:
                 produced_by.setdefault(context.app_of(source), []).append(source)
     pieces = []
-    for part in segments(script):
+    parts = segments(script)
+    for part in parts:
         app = next((s.app for s in part if not s.home and s.app), None)
         if app is None:
             continue
-        binding = context.bind(part, trace)
+        binding = item.binding if len(parts) == 1 and item.binding else context.bind(part, trace)
         piece = _Piece(app, binding, {}, produced_by.get(app.lower(), []), [], trace, rank)
         pieces.append(_weighed(context, piece, part))
     return pieces

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from guigraph.language import tables
 from guigraph.language.glossary import glosses
@@ -55,26 +55,23 @@ class ParsedTask:
     #: ("compra" -> "buy", "purchase", ...; ``glossary``), none a word it says itself.
     #: Empty for a language with no dictionary (English).
     glosses: tuple[str, ...] = ()
+    # Read many times per plan, so made once with the record (``__post_init__``).
+    words: tuple[str, ...] = field(init=False)
+    lowered: tuple[str, ...] = field(init=False)
+    #: The folded words that carry meaning, as the task says them.
+    own_content: tuple[str, ...] = field(init=False)
+    #: ``own_content`` (repeats kept), then the words of the recordings' language they
+    #: translate to (``glosses``).
+    content: tuple[str, ...] = field(init=False)
 
-    @property
-    def words(self) -> tuple[str, ...]:
-        return tuple(t.text for t in self.tokens)
-
-    @property
-    def lowered(self) -> tuple[str, ...]:
-        return tuple(t.text.lower() for t in self.tokens)
-
-    @property
-    def content(self) -> tuple[str, ...]:
-        """The folded words that carry meaning, in order (repeats kept), then the words of
-        the recordings' language they translate to (``glosses``)."""
-        return self.own_content + self.glosses
-
-    @property
-    def own_content(self) -> tuple[str, ...]:
-        """The folded words that carry meaning, as the task says them."""
+    def __post_init__(self) -> None:
+        words = tuple(t.text for t in self.tokens)
         stop = self.language.stopwords
-        return tuple(t.folded for t in self.tokens if t.folded not in stop)
+        own = tuple(t.folded for t in self.tokens if t.folded not in stop)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "lowered", tuple(w.lower() for w in words))
+        object.__setattr__(self, "own_content", own)
+        object.__setattr__(self, "content", own + self.glosses)
 
     @property
     def content_counts(self) -> Counter[str]:

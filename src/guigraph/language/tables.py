@@ -79,6 +79,7 @@ def register(language: Language) -> Language:
     _REGISTERED[language.code] = language
     _votes.cache_clear()
     _of.cache_clear()
+    _language_of.cache_clear()
     return language
 
 
@@ -145,7 +146,11 @@ def of(text: str) -> Language:
     """The language ``text`` is written in: the registered one whose function words it says
     most; a text that says none (a name, "Play Blue Roads") or as many of two is read in
     the task's language (:func:`default`)."""
-    fallback = default()
+    return _language_of(text, default())
+
+
+@functools.lru_cache(maxsize=16384)
+def _language_of(text: str, fallback: Language) -> Language:
     code = _of(text, fallback.code)
     # The task's own language object where the codes agree (a variant of its tables, in a
     # test, stays in force).
