@@ -86,16 +86,36 @@ def record(
         if key in done:
             continue
         workflow, index = key.split("/")[0], int(key.split("/")[1])
-        spec = tasks.spec(workflow)
-        wording = spec.instructions[index % len(spec.instructions)]
-        drawn = tasks.draw(
-            workflow, index, {**given, **values.values_for(workflow, index)}, instruction=wording
-        )
+        drawn = draw_demonstration(tasks, given, workflow, index)
         demonstrate(wiki.base_url, workflow, drawn.values, drawn.task.instruction,
                     given["password"], logs, seed=config.person_seed * 1000 + index)  # fmt: skip
         done.add(key)
         done_file.write_text(json.dumps(sorted(done)))
         advance()
+
+
+def draw_demonstration(
+    tasks: taskfile.TaskFile, given: dict[str, str], workflow: str, index: int
+) -> taskfile.Drawn:
+    """Demonstration ``index`` of ``workflow``: the task file's own wordings in turn, the
+    values of case ``index``. The golden corpus names a KB's recorded runs by it."""
+    spec = tasks.spec(workflow)
+    wording = spec.instructions[index % len(spec.instructions)]
+    chosen = values.values_for(workflow, index)
+    return tasks.draw(workflow, index, {**given, **chosen}, instruction=wording)
+
+
+def draw_case(
+    tasks: taskfile.TaskFile, given: dict[str, str], wordings: dict[str, Any], workflow: str,
+    split: str, index: int, round_: int = 0,
+) -> taskfile.Drawn:  # fmt: skip
+    """Case ``index`` of ``split`` in evaluation round ``round_`` (one per memory): its
+    wording and its values, as the bench runs it and the golden corpus plans it."""
+    case = values.FIRST_CASE[split] + index
+    own = tasks.spec(workflow).instructions
+    wording = values.wording(own, wordings, workflow, split, index)
+    chosen = values.values_for(workflow, case, round_)
+    return tasks.draw(workflow, case, {**given, **chosen}, instruction=wording)
 
 
 def build(out: Path) -> None:
@@ -131,14 +151,12 @@ def evaluate(
             for workflow, split, index, memory, key in cases:
                 if key in done:
                     continue
-                case = values.FIRST_CASE[split] + index
-                own = tasks.spec(workflow).instructions
-                wording = values.wording(own, wordings, workflow, split, index)
-                chosen = values.values_for(workflow, case, config.memories.index(memory))
-                drawn = tasks.draw(workflow, case, {**given, **chosen}, instruction=wording)
+                round_ = config.memories.index(memory)
+                drawn = draw_case(tasks, given, wordings, workflow, split, index, round_)
                 task = env.add_task(drawn)
                 team = rule_team(kb, view, TeamOptions(memory=Memory(memory)))
-                row = _run_case(env, team, task, case, config.max_steps)
+                seed = values.FIRST_CASE[split] + index
+                row = _run_case(env, team, task, seed, config.max_steps)
                 row.update(key=key, workflow=workflow, split=split, memory=memory)
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()

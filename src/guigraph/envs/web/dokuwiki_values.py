@@ -55,6 +55,8 @@ WORDINGS = Path(TASKS).with_name("dokuwiki_wordings.toml")
 #: Evaluation splits: the task file's wordings with new values, then the two sets of new
 #: wordings (each with values of its own).
 SPLITS = ("new_values", "new_wordings", "frozen_wordings")
+#: The splits work may look at (the golden corpus holds them): all but the frozen one.
+DEVELOPMENT = ("new_values", "new_wordings")
 #: The first case index of each split (0-5 are the demonstrations).
 FIRST_CASE = {"new_values": 6, "new_wordings": 14, "frozen_wordings": 22}
 
