@@ -9,25 +9,14 @@ any demo folder, and ``--record`` writes a KB's outcomes once a change holds mor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from guigraph.compiler.index import GraphView
-from guigraph.envs import conventions
-from guigraph.envs.simphone.skins import skin_conventions
 from guigraph.eval import corpus
-from guigraph.graph.kb import KnowledgeBase
 
 GOLDEN = Path(__file__).resolve().parent
 LABEL = "seed11"
-
-
-@pytest.fixture(scope="module")
-def kb_view() -> Iterator[tuple[KnowledgeBase, GraphView]]:
-    with KnowledgeBase.open(GOLDEN / "kb") as kb:
-        yield kb, GraphView.load(kb)
 
 
 def _explain(outcomes: list[corpus.Outcome]) -> str:
@@ -35,12 +24,9 @@ def _explain(outcomes: list[corpus.Outcome]) -> str:
 
 
 @pytest.fixture(scope="module")
-def plan_outcomes(kb_view: tuple[KnowledgeBase, GraphView]) -> list[corpus.Outcome]:
-    kb, view = kb_view
-    cases = corpus.load_plan_cases(GOLDEN)
-    templates = corpus.load_templates(GOLDEN)
-    with conventions.using(skin_conventions("standard")):
-        return corpus.run_plan_cases(cases, kb, view, templates, LABEL)
+def plan_outcomes() -> list[corpus.Outcome]:
+    assert corpus.load_world(GOLDEN) == corpus.CorpusWorld("simphone", LABEL)
+    return corpus.run_folder(GOLDEN)
 
 
 def test_no_plan_case_held_is_lost(plan_outcomes: list[corpus.Outcome]) -> None:

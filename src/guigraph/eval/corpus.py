@@ -6,6 +6,9 @@ sentence pairs) is a case with what a right plan does: the apps it works in, in 
 task's value for each slot it fills, and which recorded workflows it may follow. A case is
 judged on the plan alone, without acting (``plan_signature``), so the whole corpus runs in
 seconds on one knowledge base (``tests/golden/kb``: the demo's KB, stripped of screenshots).
+A second world's cases live in a folder of their own with its KB and a ``world.json`` naming
+the world (``tests/golden/dokuwiki``: DokuWiki's development splits), planned under the
+conventions that world's episodes run under.
 
 Each case also carries whether the code that wrote the corpus held it (``held``, per KB
 label), so a redesign is held to "lose no case it holds today" (``tests/golden``).
@@ -32,12 +35,49 @@ from guigraph.errors import ConfigError
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
     from guigraph.compiler.stitch import PlanChoice
+    from guigraph.envs.conventions import Conventions
     from guigraph.graph.kb import KnowledgeBase
 
 PLAN_CASES = "plans.jsonl"
 SLOT_CASES = "slots.jsonl"
 #: Recorded episode -> the template it was recorded from (the KB keeps no template ids).
 TEMPLATES_FILE = "templates.json"
+#: A corpus folder's world and its own KB's label (``CorpusWorld``); none: SimPhone's demo.
+WORLD_FILE = "world.json"
+#: The folder's own knowledge base.
+KB_FOLDER = "kb"
+
+
+@dataclass(frozen=True)
+class CorpusWorld:
+    """The world a corpus folder's cases are in, and the label its own KB's outcomes are
+    recorded under. A folder without ``world.json`` is SimPhone's, on the demo's seed-11 KB."""
+
+    world: str = "simphone"
+    label: str = "seed11"
+
+
+def load_world(folder: Path) -> CorpusWorld:
+    path = folder / WORLD_FILE
+    if not path.exists():
+        return CorpusWorld()
+    data = json.loads(path.read_text())
+    return CorpusWorld(str(data["world"]), str(data["label"]))
+
+
+def world_conventions(world: str, skin: str = "standard") -> Conventions:
+    """The conventions ``world``'s environment sets for an episode (``Env.conventions``), so
+    that a plan made without the world is the one its episode makes: a SimPhone skin's, or the
+    web's for DokuWiki (no home screen: the wiki's page is the only app)."""
+    if world == "simphone":
+        from guigraph.envs.simphone.skins import skin_conventions
+
+        return skin_conventions(skin)
+    if world == "dokuwiki":
+        from guigraph.envs.conventions import WEB
+
+        return WEB
+    raise ConfigError(f"unknown corpus world {world!r}: known are simphone, dokuwiki")
 
 
 @dataclass(frozen=True)
@@ -236,6 +276,28 @@ def run_plan_cases(
         held = case.held.get(label, False)
         outcomes.append(Outcome(case.case_id, verdict.passed, held, verdict.why, plan.typed))
     return outcomes
+
+
+def run_on_kb(
+    folder: Path, cases: Iterable[PlanCase], kb_path: Path, templates: Mapping[str, str],
+    label: str, skin: str = "standard",
+) -> list[Outcome]:  # fmt: skip
+    """``cases`` of the corpus in ``folder`` judged on the KB at ``kb_path``, planned under
+    the conventions of the folder's world."""
+    from guigraph.compiler.index import GraphView
+    from guigraph.envs import conventions
+    from guigraph.graph.kb import KnowledgeBase
+
+    world = load_world(folder).world
+    with KnowledgeBase.open(kb_path) as kb, conventions.using(world_conventions(world, skin)):
+        return run_plan_cases(cases, kb, GraphView.load(kb), templates, label)
+
+
+def run_folder(folder: Path) -> list[Outcome]:
+    """Every plan case of the corpus in ``folder`` on the folder's own KB, against what was
+    recorded for its label."""
+    cases, templates = load_plan_cases(folder), load_templates(folder)
+    return run_on_kb(folder, cases, folder / KB_FOLDER, templates, load_world(folder).label)
 
 
 def run_slot_cases(cases: Iterable[SlotCase], fill: SlotFill = rule_slot_fill) -> list[Outcome]:
