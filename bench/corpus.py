@@ -3,6 +3,8 @@
     .venv/bin/python bench/corpus.py run tests/golden                         # the checked-in KB
     .venv/bin/python bench/corpus.py run tests/golden --kb /tmp/s13:seed13 /tmp/ni:noids:no-ids
     .venv/bin/python bench/corpus.py make runs/demo tests/golden             # (re)write the cases
+    .venv/bin/python bench/corpus.py run tests/golden/dokuwiki                # DokuWiki's
+    .venv/bin/python bench/corpus.py make-dokuwiki /tmp/wiki-run tests/golden/dokuwiki --label wiki6
 
 ``run`` judges every plan case on each KB (``FOLDER[:LABEL[:SKIN]]``, a demo folder or the
 corpus folder itself) and every slot case, and prints the cases lost and gained against what
@@ -16,18 +18,27 @@ and runs the episode on the folder's KB: the apps and donors of a plan whose epi
 succeeded are the case's expectation; otherwise the recorded wording's (same template and
 world), or the template's apps. The values are the task's parameters the wording says that
 plans fill from instructions (``slot_parameters``). It never reads the frozen half.
+
+``make-dokuwiki`` writes DokuWiki's corpus (a folder of its own, ``world.json`` naming the
+world) from a ``bench/dokuwiki.py`` run folder: its KB stripped of what planning never reads,
+its recorded runs named by workflow, and every case of the development splits the bench runs
+(new values, new wordings; never the frozen split). A case's values are the parameters its
+wording says, its donors the workflow's recorded runs; no world is run: each case is judged on
+its plan, and the run's own episodes (graph memory) are printed where they disagree.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import string
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,10 +50,14 @@ from guigraph.envs import conventions, make
 from guigraph.envs.simphone.generalize import Half, Item, Kind, item_task, packaged, recorded_item
 from guigraph.envs.simphone.skins import skin_conventions
 from guigraph.envs.simphone.tasks import get_template
+from guigraph.envs.web import dokuwiki_values, taskfile
+from guigraph.envs.web.dokuwiki import TASKS
 from guigraph.eval import corpus
 from guigraph.eval.demo import evaluated_templates, load_results
+from guigraph.eval.dokuwiki_demo import RESULTS, DokuWikiDemoConfig, draw_case, draw_demonstration
 from guigraph.eval.suite import eval_seeds
 from guigraph.graph.kb import KnowledgeBase
+from guigraph.graph.records import Trace
 from guigraph.types import Task
 
 FRESH_SEED = 5101
@@ -217,16 +232,140 @@ def _lowered(
     return replace(lower, held={DEFAULT_LABEL: corpus.judge(lower, plan).passed})
 
 
+#: Secrets a DokuWiki task needs to be drawn; no world is run, so none is ever typed.
+NO_WORLD = {"password": "unused"}
+
+
+def make_dokuwiki(run: Path, out: Path, label: str) -> None:
+    """DokuWiki's corpus in ``out`` from the ``bench/dokuwiki.py`` run folder ``run``."""
+    out.mkdir(parents=True, exist_ok=True)
+    strip_kb(run / corpus.KB_FOLDER, out / corpus.KB_FOLDER)
+    world = {"world": "dokuwiki", "label": label}
+    (out / corpus.WORLD_FILE).write_text(json.dumps(world, indent=1) + "\n")
+    tasks = taskfile.load(TASKS)
+    with KnowledgeBase.open(out / corpus.KB_FOLDER) as kb:
+        traces = kb.traces()
+    templates = recorded_workflows(traces, tasks)
+    cases = wiki_cases(tasks, traces, templates)
+    outcomes = corpus.run_on_kb(out, cases, out / corpus.KB_FOLDER, templates, label)
+    passed = {o.case_id: o for o in outcomes}
+    cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
+    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
+    (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
+    held = sum(c.held[label] for c in cases)
+    print(f"{len(cases)} DokuWiki plan cases written to {out}, {held} held as {label!r}")
+    for outcome in outcomes:
+        if not outcome.passed:
+            print(f"  fails  {outcome.case_id}: {outcome.why}")
+    if (run / RESULTS).exists():
+        cross_check(cases, outcomes, run / RESULTS)
+
+
+def strip_kb(source: Path, out: Path) -> None:
+    """A copy of the KB at ``source`` without what planning never reads (the screens'
+    thumbnails and exemplar vectors, the per-step node assignments, the state index): the
+    checked-in KB stays small, and plans on it are the full KB's."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "manifest.json").write_bytes((source / "manifest.json").read_bytes())
+    target = out / "kb.sqlite"
+    target.unlink(missing_ok=True)
+    with sqlite3.connect(f"file:{source / 'kb.sqlite'}?mode=ro", uri=True) as src:
+        copy = sqlite3.connect(target)
+        src.backup(copy)
+    with copy:
+        copy.execute("DELETE FROM exemplars")
+        copy.execute("DELETE FROM steps")
+        copy.execute("UPDATE nodes SET thumbnail = NULL")
+    copy.execute("VACUUM")
+    copy.close()
+
+
+def recorded_workflows(traces: Sequence[Trace], tasks: taskfile.TaskFile) -> dict[str, str]:
+    """Recorded episode -> its workflow: the KB keeps each demonstration's instruction, and
+    the demo draws demonstration ``i`` of a workflow the same way every time."""
+    config = DokuWikiDemoConfig()
+    drawn = {
+        draw_demonstration(tasks, NO_WORLD, workflow, index).task.instruction: workflow
+        for workflow in config.workflows
+        for index in range(config.demos)
+    }
+    unknown = [t.instruction for t in traces if t.instruction not in drawn]
+    if unknown:
+        raise SystemExit(f"recorded runs no demonstration draws: {unknown[:3]}")
+    return {t.episode_id: drawn[t.instruction] for t in traces}
+
+
+def wiki_cases(
+    tasks: taskfile.TaskFile, traces: Sequence[Trace], templates: dict[str, str]
+) -> list[corpus.PlanCase]:
+    """Every case of the development splits the bench runs, with the values its graph-memory
+    episode gets (round 0): the parameters its wording says, the apps its workflow's recorded
+    runs work in, the workflow as its donor. Only the development wordings are loaded."""
+    wordings = {"development": dokuwiki_values.load_wordings()["development"]}
+    apps = {templates[t.episode_id]: t.apps for t in traces}
+    config = DokuWikiDemoConfig()
+    cases = []
+    for workflow in config.workflows:
+        for split in dokuwiki_values.DEVELOPMENT:
+            for index in range(config.cases):
+                drawn = draw_case(tasks, NO_WORLD, wordings, workflow, split, index)
+                wording = dokuwiki_values.wording(
+                    tasks.spec(workflow).instructions, wordings, workflow, split, index
+                )
+                said = sorted(_placeholders(wording) & set(drawn.values))
+                cases.append(corpus.PlanCase(
+                    f"dokuwiki:{split}/{workflow}#{index}", f"dokuwiki:{split}",
+                    drawn.task.instruction, workflow, dokuwiki_values.FIRST_CASE[split] + index,
+                    {name: drawn.values[name] for name in said}, apps[workflow],
+                    ((workflow,),),
+                ))  # fmt: skip
+    return cases
+
+
+def cross_check(
+    cases: Sequence[corpus.PlanCase], outcomes: Sequence[corpus.Outcome], results: Path
+) -> None:
+    """Where the run's graph-memory episode of a case and the case's plan disagree."""
+    episodes = graph_episodes(results)
+    passed = {o.case_id: o.passed for o in outcomes}
+    agree = 0
+    for case in cases:
+        episode = episodes.get(case.case_id)
+        if episode is None or episode["instruction"] != case.instruction:
+            print(f"  no episode of {case.case_id} in {results}")
+            continue
+        if bool(episode["success"]) == passed[case.case_id]:
+            agree += 1
+            continue
+        print(
+            f"  episode {episode['success']} ({episode['steps']} steps: {episode['detail']}), "
+            f"plan judged {passed[case.case_id]}: {case.case_id}"
+        )
+    print(f"episodes and plans agree on {agree}/{len(cases)} cases")
+
+
+def graph_episodes(results: Path) -> dict[str, dict[str, Any]]:
+    """Case id -> the run's graph-memory row of it; the frozen split's rows are passed over."""
+    episodes = {}
+    for row in load_results(results):
+        if row["split"] in dokuwiki_values.DEVELOPMENT and row["memory"] == "graph":
+            workflow, split, index, _ = row["key"].split("|")
+            episodes[f"dokuwiki:{split}/{workflow}#{index}"] = row
+    return episodes
+
+
 def _kbs(specs: Sequence[str], corpus_folder: Path) -> list[tuple[Path, Path, str, str]]:
-    """(KB, templates folder, label, skin) per ``FOLDER[:LABEL[:SKIN]]``."""
+    """(KB, templates folder, label, skin) per ``FOLDER[:LABEL[:SKIN]]``; the label defaults
+    to the corpus folder's own KB's."""
     found = []
     for spec in specs or [str(corpus_folder)]:
         folder, _, rest = spec.partition(":")
         label, _, skin = rest.partition(":")
         root = Path(folder)
-        kb = root / "kb"
+        kb = root / corpus.KB_FOLDER
         logs = root / "logs" if (root / "logs").exists() else root
-        found.append((kb, logs, label or DEFAULT_LABEL, skin or "standard"))
+        label = label or corpus.load_world(corpus_folder).label
+        found.append((kb, logs, label, skin or "standard"))
     return found
 
 
@@ -236,16 +375,14 @@ def run_cases(args: argparse.Namespace) -> None:
         plan_cases = [c for c in plan_cases if any(o in c.case_id for o in args.only)]
     for kb_path, logs, label, skin in _kbs(args.kb, args.corpus):
         started = time.perf_counter()
-        with KnowledgeBase.open(kb_path) as kb, conventions.using(skin_conventions(skin)):
-            view = GraphView.load(kb)
-            outcomes = corpus.run_plan_cases(
-                plan_cases, kb, view, corpus.load_templates(logs), label
-            )
+        templates = corpus.load_templates(logs)
+        outcomes = corpus.run_on_kb(args.corpus, plan_cases, kb_path, templates, label, skin)
         report(f"{kb_path} ({label})", outcomes, args.failures, time.perf_counter() - started)
         if args.record:
             record(args.corpus, plan_cases, outcomes, label)
-    slot_outcomes = corpus.run_slot_cases(corpus.load_slot_cases(args.corpus))
-    report("slot cases", slot_outcomes, args.failures, 0.0)
+    if (args.corpus / corpus.SLOT_CASES).exists():
+        slot_outcomes = corpus.run_slot_cases(corpus.load_slot_cases(args.corpus))
+        report("slot cases", slot_outcomes, args.failures, 0.0)
 
 
 def report(title: str, outcomes: list[corpus.Outcome], failures: bool, seconds: float) -> None:
@@ -289,9 +426,15 @@ def main() -> None:
     write.add_argument("out", type=Path, help="the corpus folder")
     seen = sub.add_parser("add-seen", help="add the demo's seen cases, cased and lower-cased")
     seen.add_argument("corpus", type=Path, help="the corpus folder (tests/golden)")
+    wiki = sub.add_parser("make-dokuwiki", help="write DokuWiki's cases from a bench run")
+    wiki.add_argument("run", type=Path, help="a bench/dokuwiki.py --out folder (kb/)")
+    wiki.add_argument("out", type=Path, help="the corpus folder (tests/golden/dokuwiki)")
+    wiki.add_argument("--label", required=True, help="the KB's label for held (wiki6)")
     args = parser.parse_args()
     if args.command == "make":
         make_cases(args.folder, args.out)
+    elif args.command == "make-dokuwiki":
+        make_dokuwiki(args.run, args.out, args.label)
     elif args.command == "add-seen":
         add_seen(args.corpus)
     else:
