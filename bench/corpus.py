@@ -369,13 +369,23 @@ def _kbs(specs: Sequence[str], corpus_folder: Path) -> list[tuple[Path, Path, st
     return found
 
 
+def _templates(logs: Path, kb_path: Path, world: str) -> dict[str, str]:
+    """Episode -> template: a corpus folder's table, a demo's truth documents, or for another
+    DokuWiki run's KB its recorded runs named by their instructions."""
+    found = corpus.load_templates(logs)
+    if found or world != "dokuwiki":
+        return found
+    with KnowledgeBase.open(kb_path) as kb:
+        return recorded_workflows(kb.traces(), taskfile.load(TASKS))
+
+
 def run_cases(args: argparse.Namespace) -> None:
     plan_cases = corpus.load_plan_cases(args.corpus)
     if args.only:
         plan_cases = [c for c in plan_cases if any(o in c.case_id for o in args.only)]
     for kb_path, logs, label, skin in _kbs(args.kb, args.corpus):
         started = time.perf_counter()
-        templates = corpus.load_templates(logs)
+        templates = _templates(logs, kb_path, corpus.load_world(args.corpus).world)
         outcomes = corpus.run_on_kb(args.corpus, plan_cases, kb_path, templates, label, skin)
         report(f"{kb_path} ({label})", outcomes, args.failures, time.perf_counter() - started)
         if args.record:
