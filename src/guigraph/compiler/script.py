@@ -106,6 +106,8 @@ class Binding:
     exports: list[TextSource] = field(default_factory=list)  # screens it reads values from
     #: The recorded steps it was bound from (stitching cuts those, not the bound ones).
     recorded: Sequence[ScriptStep] = ()
+    #: The instruction it was bound to.
+    instruction: str = ""
 
 
 def trace_script(
@@ -313,7 +315,7 @@ class _Binder:
         self.lowered = self.values.casing.restored(self.instruction)
 
     def _start_walk(self) -> None:
-        self.binding = Binding([], recorded=self.steps)
+        self.binding = Binding([], recorded=self.steps, instruction=self.instruction)
         # The typed slots left open (with their apps): free text, and names or titles.
         self.open_texts: list[tuple[_Slot, str | None]] = []
         self.open_names: list[tuple[_Slot, str | None]] = []
@@ -328,8 +330,11 @@ class _Binder:
         goes to the one slot of its sort left open (``_Leftover``), bound by a third walk."""
         self._walk()
         self.assigned = assigned = assign(self.proposals)
-        self._start_walk()
-        self._walk()
+        if any(assigned.get(slot) != p.value for slot, p in self.proposals.items()):
+            # A slot lost its value to another: walk again. Most bindings have no contest, and
+            # the first walk bound them as assigned.
+            self._start_walk()
+            self._walk()
         leftover = self._leftover_text() or self._leftover_name()
         if leftover is not None:
             assigned[leftover.slot] = leftover.value

@@ -592,9 +592,11 @@ def _pieces(
     context: _Context, item: RetrievedTrace, script: list[ScriptStep], rank: int
 ) -> list[_Piece]:
     """The segments of ``item``'s script, one per app it works in, bound and ``_weighed``. A
-    script in one app is its one segment, bound already (``item.binding``) where retrieval
-    bound it."""
-    trace = item.trace
+    script in one app is its one segment, bound already where retrieval bound it to this
+    instruction (``item.binding``)."""
+    trace, bound = item.trace, item.binding
+    if bound is not None and bound.instruction != context.instruction:
+        bound = None  # bound to the task as said, planned in its screens' forms
     produced_by: dict[str, list[TextSource]] = {}
     for step in script:
         for _, source in step.template.text_sources:
@@ -606,7 +608,7 @@ def _pieces(
         app = next((s.app for s in part if not s.home and s.app), None)
         if app is None:
             continue
-        binding = item.binding if len(parts) == 1 and item.binding else context.bind(part, trace)
+        binding = bound if len(parts) == 1 and bound else context.bind(part, trace)
         piece = _Piece(app, binding, {}, produced_by.get(app.lower(), []), [], trace, rank)
         pieces.append(_weighed(context, piece, part))
     return pieces
