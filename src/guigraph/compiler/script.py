@@ -26,7 +26,7 @@ from guigraph.compiler.slots import (
     names_in_sentences,
     set_off_texts,
 )
-from guigraph.compiler.values import Site, ValueIndex, type_site
+from guigraph.compiler.values import Site, ValueIndex, named_part, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
 from guigraph.language import tables
@@ -510,11 +510,17 @@ class _Binder:
 
     def _bind_tapped_value(self, step: ScriptStep) -> ScriptStep:
         label = step.template.target_label
-        new = self._fill(label, (step.node, "click"), step.app)
+        # A value the screen writes within marks (the page "hiking" as the link ":hiking") is
+        # filled as the task says it and written back within the same marks (":chess").
+        before, value, after = named_part(label, self.trace.instruction)
+        if not (before or after):
+            value = label
+        new = self._fill(value, (step.node, "click"), step.app)
         if new is None:
             self.binding.unfilled += 1
             return replace(step, open_value=True)
         self.binding.claimed |= content_words(new) & self.new_words
+        new = before + new + after
         self.pairs.append((label, new))
         return replace(step, label=new)
 

@@ -69,6 +69,24 @@ def label_named_as_shown(label: str, instruction: str) -> bool:
     return any(match.start() > 0 for match in _whole(text).finditer(said))
 
 
+#: Marks around a label's words: a link ":hiking", a tag "#travel", a count "(3)".
+_MARKED = re.compile(r"^(\W*)(.*?\w)(\W*)$", re.DOTALL)
+
+
+def named_part(label: str, instruction: str) -> tuple[str, str, str]:
+    """``label`` as (marks before, the value the instruction names, marks after): the whole
+    label where the instruction names it as shown, else the label without the marks around
+    its words (the screen writes the page "hiking" as the link ":hiking", a tag as "#travel").
+    The value is "" where the instruction names neither."""
+    if label_named_as_shown(label, instruction):
+        return "", label, ""
+    marked = _MARKED.match(label.strip())
+    if marked is None or not (marked.group(1) or marked.group(3)):
+        return "", "", ""
+    before, core, after = marked.groups()
+    return (before, core, after) if label_named_as_shown(core, instruction) else ("", "", "")
+
+
 @functools.lru_cache(maxsize=4096)
 def _whole(text: str, flags: int = 0) -> re.Pattern[str]:
     """``text`` as whole words (not "title" in "titled")."""
@@ -129,7 +147,7 @@ class ValueIndex:
                         self.by_site[type_site(node, field)].add(value)
             elif template.taps:
                 field = template.target_label
-                named = label_named_as_shown(template.target_label, trace.instruction)
+                named = bool(named_part(template.target_label, trace.instruction)[1])
                 counts = self.tapped[(node, template.target_label)]
                 counts[0] += int(named)
                 counts[1] += 1
@@ -414,9 +432,10 @@ class ValueIndex:
         A control ("Save") is tapped whether or not the instruction says "save"; a value is
         tapped only in runs that named it, and the state offers several such values, or the
         label is a value somewhere else too (a share sheet seen once, with a contact that was
-        also typed into Messages).
+        also typed into Messages). A label the run named within marks (the link ":hiking" of
+        the page "hiking") counts as named (``named_part``).
         """
-        if not label_named_as_shown(label, instruction) or not self._named_as_value(node, label):
+        if not named_part(label, instruction)[1] or not self._named_as_value(node, label):
             return False
         site = (node, "click")
         values = {v for v in self.by_site.get(site, set()) if self._named_as_value(node, v)}

@@ -12,6 +12,7 @@ earlier screen becomes a variable that step reads (``read: {price: ...}``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from guigraph.agents.observer import RuleObserver
 from guigraph.agents.roles import ElementView, SemanticState
-from guigraph.compiler.values import label_in_instruction
+from guigraph.compiler.values import label_in_instruction, named_part
 from guigraph.envs import conventions
 from guigraph.geometry import ScreenSize
 from guigraph.graph.records import SlotKey
@@ -349,14 +350,23 @@ def _target(
         and item_family(step.template.target_id)
         and label_in_instruction(value, names.instruction)
     )
-    if step.open_value or bound or named:
-        # A value of the task: the recorded item's id and place named another item.
+    # A label the task names within marks (the page "chess" as the link ":chess"), tapped
+    # where the recordings tapped several values: the task's value, whatever run the plan took.
+    before, said, after = named_part(value, names.instruction) if value else ("", "", "")
+    valued = bool(said) and view.values.is_value_label(step.node, value, names.instruction)
+    if step.open_value or bound or named or valued:
+        # A value of the task: the recorded item's id and place named another item. Marks
+        # around it stay in the file; the parameter is the value the task says (the one
+        # typed into a search before it too).
+        unmarked = functools.partial(_unmarked, before=before, after=after)
         options = _family_labels(element, state) if element and state else []
-        examples = [step.template.target_label] if step.template.target_label else []
+        recorded = step.template.target_label
+        examples = [unmarked(recorded)] if recorded else []
         param = names.parameter(
-            value, _family(step.template.target_id) or "choice", examples, options
-        )
-        return Target(text="{" + param + "}", role=role)
+            unmarked(value), _family(step.template.target_id) or "choice", examples,
+            [unmarked(o) for o in options],
+        )  # fmt: skip
+        return Target(text=_literal(before) + "{" + param + "}" + _literal(after), role=role)
     data: dict[str, object] = {}
     if element is not None and element.element.resource_id:
         data["id"] = element.element.resource_id
@@ -382,6 +392,15 @@ def _target(
         data["box"] = (max(0.0, x - 5), max(0.0, y - 5), min(1000.0, x + 5), min(1000.0, y + 5))
     data["role"] = role
     return Target.model_validate(data)
+
+
+def _unmarked(label: str, before: str, after: str) -> str:
+    """``label`` without the marks a value is written within on the screen (":hiking" ->
+    "hiking"), where it has them."""
+    text = label.strip()
+    if (before or after) and text.startswith(before) and text.endswith(after):
+        return text[len(before) : len(text) - len(after)]
+    return label
 
 
 def _caption(element: ElementView, state: SemanticState) -> str:
