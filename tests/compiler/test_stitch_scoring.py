@@ -97,6 +97,25 @@ def test_a_plan_tapping_a_thing_the_task_makes_new_costs_an_open_slot() -> None:
     assert stitch._taps_new_things([found], "Log in and add a line to the page theatre") == 0
 
 
+def test_a_plan_that_types_the_new_thing_before_tapping_it_made_it() -> None:
+    """ "Add a new page theatre": a run that typed the page's name and then tapped the link the
+    screen writes it as (":theatre") named the page itself, so tapping it is no sign the page
+    existed; a run that only taps the link found it."""
+    from guigraph.compiler.script import ScriptStep
+    from guigraph.graph.records import ActionTemplate
+    from guigraph.types import ActionType
+
+    typing = ActionTemplate(ActionType.TYPE, text="projects")
+    link = ActionTemplate(ActionType.CLICK, target_label=":projects")
+    typed = ScriptStep(1, typing, None, "wiki", "t1", text="Theatre")
+    tapped = ScriptStep(2, link, 3, "wiki", "t1", label=":theatre")
+    other = ScriptStep(1, typing, None, "wiki", "t1", text="rehearsals")
+    made = "Log in and add a new page theatre reading Rehearsals start at six."
+    assert stitch._taps_new_things([typed, tapped], made) == 0
+    assert stitch._taps_new_things([tapped], made) == 1
+    assert stitch._taps_new_things([other, tapped], made) == 1
+
+
 def test_no_set_of_pieces_scores_above_the_sum_of_their_bounds() -> None:
     """The stitch search skips a set whose pieces' bounds add up to no more than the best
     score so far: that is the same search only if no set can score above its bound, what

@@ -19,6 +19,7 @@ from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
     align_value,
+    bare_words,
     clauses,
     content_words,
     is_name,
@@ -320,6 +321,7 @@ class _Binder:
         self.open_texts: list[tuple[_Slot, str | None]] = []
         self.open_names: list[tuple[_Slot, str | None]] = []
         self.pairs: list[tuple[str, str]] = []  # (recorded, new) of the tapped values placed
+        self.left_open: set[tuple[str, ...]] = set()  # the recorded values left open
 
     def bind(self) -> Binding:
         """The script bound to the task.
@@ -469,7 +471,7 @@ class _Binder:
                 continue
             new = self._fill_typed(recorded, site, step.app, titled, beside_read)
             if new is None:
-                binding.unfilled += 1
+                self._leave_open(recorded)
                 # Beside a value read off a screen, the donor's own part ("Lima" of "Lima 33°C")
                 # is no part of this task's text: the value read is typed alone.
                 dropped = beside_read
@@ -517,12 +519,26 @@ class _Binder:
             value = label
         new = self._fill(value, (step.node, "click"), step.app)
         if new is None:
-            self.binding.unfilled += 1
+            self._leave_tap_open(value, marked=bool(before or after))
             return replace(step, open_value=True)
         self.binding.claimed |= content_words(new) & self.new_words
         new = before + new + after
         self.pairs.append((label, new))
         return replace(step, label=new)
+
+    def _leave_open(self, recorded: str) -> None:
+        """A typed value of the task left unfilled (noted for a tap that shows it again)."""
+        self.binding.unfilled += 1
+        self.left_open.add(bare_words(recorded))
+
+    def _leave_tap_open(self, value: str, marked: bool) -> None:
+        """A tapped value of the task left unfilled, counted once with the typing before it
+        where the screen writes what was typed within marks (the name typed, then its link
+        ":name" tapped: one value the binding lacks). An unmarked result tapped after a search
+        still counts again: the run picked it among what it found, a second use of a value the
+        task never gave (a product searched and chosen in a task that names none)."""
+        if not (marked and bare_words(value) in self.left_open):
+            self.binding.unfilled += 1
 
     def _leftover_text(self) -> _Leftover | None:
         """The one text the task sets off, for the one free-text slot left open, of the same

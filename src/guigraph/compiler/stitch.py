@@ -41,6 +41,7 @@ from guigraph.compiler.script import (
     trace_script,
 )
 from guigraph.compiler.slots import (
+    bare_words,
     clauses,
     content_word_counts,
     content_words,
@@ -53,7 +54,7 @@ from guigraph.compiler.values import ValueIndex, label_in_instruction
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
 from guigraph.language import tables
-from guigraph.types import id_less_key_app
+from guigraph.types import ActionType, id_less_key_app
 
 if TYPE_CHECKING:
     from guigraph.compiler.records import RetrievedTrace
@@ -280,11 +281,16 @@ def _single(context: _Context, item: RetrievedTrace, script: list[ScriptStep]) -
 def _taps_new_things(steps: Sequence[ScriptStep], instruction: str) -> int:
     """How many values the plan taps as things on a screen that the task names as things to
     make ("add a new page theatre"): a recorded run that found its value ("to the page
-    projects") does another task than one that made it."""
+    projects") does another task than one that made it. A value the plan also types is named
+    by the run itself (typed as the new thing's name, then tapped where the screen shows what
+    was typed): tapping it is no sign it existed before."""
     tapped = {
         s.label for s in steps if s.template.taps and s.label and s.label != s.template.target_label
     }
-    return sum(introduced_as_new(label, instruction) for label in tapped)
+    typed = {bare_words(s.text) for s in steps if s.template.type is ActionType.TYPE and s.text}
+    return sum(
+        introduced_as_new(label, instruction) and bare_words(label) not in typed for label in tapped
+    )
 
 
 def frame_similarities(
