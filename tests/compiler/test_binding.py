@@ -421,3 +421,39 @@ def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_l
         "Jonas",
         "Ideas",
     ]
+
+
+def _searched_and_tapped(shown: str) -> tuple[list[ScriptStep], Trace, ValueIndex]:
+    """A recorded run that searched the topic "hiking" and tapped it as ``shown`` ("{topic}"
+    within marks or not) among other topics."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    tap = ActionTemplate(ActionType.CLICK, target_label=shown.format(topic="hiking"))
+    steps = [
+        ScriptStep(4, typing, None, "Notes", "t7", edge_id=30),
+        ScriptStep(5, tap, None, "Notes", "t7", edge_id=31),
+    ]
+    trace = Trace("t7", "Add to the topic hiking the note Bring water.", "General_Tool",
+                  ("Notes",), (4, 5), (30, 31), 3,
+                  values={SlotKey(30, "text1"): "hiking"})  # fmt: skip
+    values = ValueIndex()
+    for topic in ("hiking", "garden", "chess"):
+        label = shown.format(topic=topic)
+        values.visits[5] += 1
+        values.tapped[(5, label)] = [1, 1]
+        values.by_site[(5, "click")].add(label)
+    return steps, trace, values
+
+
+def test_a_value_typed_then_tapped_within_marks_is_one_open_value() -> None:
+    """The topic a task does not give, typed into a search and then tapped as its tag
+    "#hiking", is one value the binding lacks; tapped as a plain result among those found it
+    is used twice (searched, then picked), and weighs twice."""
+    task = "Add the note Stretch before running."
+    steps, trace, values = _searched_and_tapped("#{topic}")
+    marked = bind(steps, trace, task, values, cache={})
+    assert marked.steps[1].open_value and marked.unfilled == 1
+    steps, trace, values = _searched_and_tapped("{topic}")
+    plain = bind(steps, trace, task, values, cache={})
+    assert plain.steps[1].open_value and plain.unfilled == 2
