@@ -105,3 +105,13 @@ def test_a_turn_that_takes_the_month_further_away_is_not_repeated() -> None:
     turn(policy, 2, "Prev", "January", "2017")
     labels = turn(policy, 3, "Prev", "February", "2017")
     assert labels == ["datepicker", "Prev", "Prev", "3", "Submit"]
+
+
+def test_no_month_on_the_screen_leaves_the_recorded_turns_as_they_are() -> None:
+    # The calendar is not open yet (or shows no title): no turn is cut or repeated.
+    policy = paging(recorded(2), 1, "Select 05/15/2016 as the date and hit submit.")
+    turn(policy, 1, "Prev", "December", "2016")
+    labels = turn(policy, 3, "Prev", "Submit")
+    assert labels == ["datepicker", "Prev", "Prev", "3", "Submit"]
+    assert not policy.state.paging
+    assert policy.state.months_away == 7  # December to May, as last seen

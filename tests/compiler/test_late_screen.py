@@ -89,3 +89,14 @@ def test_a_step_that_should_leave_and_is_followed_by_a_tap_still_failed() -> Non
     chosen.decide(screen(1, CALC), history, feedback, memory)
     assert chosen.state.cursor == 0
     assert chosen.state.script[0].jumps_to == 2 and chosen.state.script[1].node == 2
+
+
+def test_a_last_step_that_should_leave_and_changed_nothing_failed() -> None:
+    # No key follows it to credit the change to: the step is not done.
+    script = [key(1, "ctrl+c", CALC, jumps_to=2)]
+    chosen, history, feedback, memory = policy(script, "graph"), [], Feedback(), FocusMemory()
+    first = chosen.decide(screen(1, CALC), history, feedback, memory)
+    no_effect(first, history, feedback)
+    chosen.advance(history)
+    assert chosen.state.cursor == 0 and not chosen.done
+    assert chosen.state.script[0].jumps_to == 2

@@ -112,3 +112,17 @@ def test_with_no_home_screen_the_run_recorded_on_the_page_is_followed_from_the_s
         on_a_phone.start_in(screen("Reply"))
     assert on_a_phone.state.choice is not None
     assert on_a_phone.state.choice.donors == ["elsewhere"]
+
+
+def test_an_option_that_taps_nothing_named_first_says_nothing_about_this_screen() -> None:
+    # "Released date" is not on this screen; the other option types first and taps at a point.
+    typed = ActionTemplate("type", text="1979")
+    at_a_point = ActionTemplate("click", point=(500.0, 500.0))
+    untold = PlanChoice(
+        [ScriptStep(1, typed, None, APP, "u"), ScriptStep(1, at_a_point, None, APP, "u")],
+        ["no-named-tap"], 13.0, stitched=False,
+    )  # fmt: skip
+    kept = policy(option("Released date", 13.0, "layout-a"), untold)
+    with conventions.using(WEB):
+        kept.start_in(screen("Director", "Year"))
+    assert kept.state.choice is not None and kept.state.choice.donors == ["layout-a"]
