@@ -672,3 +672,69 @@ def test_a_value_typed_as_its_quote_less_the_end_mark_is_a_quoted_slot() -> None
     assert fill_slot("Sem", old, new, ["Submit", "Sem"]) == "Lorem"
     two = 'Now the box wants "Lorem." or "Ipsum dolor." typed, then Submit'
     assert fill_slot("Sem", 'Type "Sem." in the box', two, ["Submit"]) is None
+
+
+def test_a_recorded_value_without_words_aligns_with_nothing() -> None:
+    # No word of "♥♥♥" can touch an unchanged word: the alignment finds no value ...
+    assert align_value("♥♥♥", "Message Farah: ♥♥♥", "Message Hiro: Call me back") is None
+    old, new = 'Click on the "♥♥♥" button.', 'Click on the "確定" button.'
+    assert align_value("♥♥♥", old, new) is None
+    # ... and a quoted text standing where it stood is still found as the quote it is.
+    assert fill_slot("♥♥♥", old, new) == "確定"
+
+
+def test_a_quote_opening_with_a_mark_the_run_did_not_type_drops_it_from_the_new_quote() -> None:
+    # The run typed "Sem" of the quote "(Sem)": the new quote is typed less both marks.
+    frame = 'Reply to {} with the text "{}".'
+    old = frame.format("Ana", "(Sem)")
+    assert fill_slot("Sem", old, frame.format("Bo", "(Lorem ipsum)")) == "Lorem ipsum"
+    spanish = frame.format("Ana", "¡Hola!")
+    assert fill_slot("Hola", spanish, frame.format("Bo", "¡Buenos días!")) == "Buenos días"
+
+
+def test_a_task_of_plain_words_holds_no_sentence_value() -> None:
+    # No capitalized word could open a sentence in the new task: there is none to find.
+    old = "Log in and add the line Plan the summer party. to the page events"
+    new = "log in and add the line print the posters. to the page events"
+    assert fill_slot("Plan the summer party", old, new) is None
+
+
+def test_a_sentence_value_is_looked_for_after_a_word_the_task_writes_otherwise() -> None:
+    # "70 percent" is the word "70%", not found as written: the sentence is still looked for
+    # from where the unchanged words end, never from a name before them ("Sam and add ...").
+    old = "Log in and add the line Plan the summer party. to the page events"
+    new = "Log in as Sam and add the line 70 percent: Print the safety posters. to the page events"
+    assert fill_slot("Plan the summer party", old, new) == "Print the safety posters"
+
+
+def test_a_value_whose_words_are_written_otherwise_is_cut_at_its_head_noun_in_words() -> None:
+    from guigraph.compiler.slots import _cut_at_head
+
+    assert _cut_at_head("Nova 70 percent kettle price", ["Lumen kettle"]) == "Nova 70% kettle"
+    assert _cut_at_head("Nova kettle price", ["Lumen kettle"]) == "Nova kettle"
+
+
+def test_a_language_without_possessive_endings_finds_no_name_owning_the_cue_word() -> None:
+    from dataclasses import replace
+
+    from guigraph.language import tables
+    from guigraph.language.english import ENGLISH
+
+    old = "What is the weather like in Denver?"
+    assert _possessors_of_cue("Denver", old, "Show me Rome's weather") == ["Rome"]
+    with tables.using(replace(ENGLISH, possessive_suffixes=())):
+        assert _possessors_of_cue("Denver", old, "Show me Rome's weather") == []
+
+
+def test_a_pronoun_after_a_one_word_clause_stands_for_nothing() -> None:
+    # "Hello!" has no object for "it" to stand for, and no name.
+    assert fill_slot("Sydney", "Add Sydney to the world clock", "Hello! Add it to my clock") is None
+
+
+def test_a_naming_word_with_glue_after_it_gives_no_name() -> None:
+    from guigraph.compiler.slots import _past_naming_word
+
+    assert _past_naming_word("named", "hiking", "Start a page named poetry") == "poetry"
+    # "the" is no name: the alignment stays as it was, for the ways after it to judge.
+    assert _past_naming_word("named", "hiking", "Start a page named the poetry") == "named"
+    assert _past_naming_word("named", "hiking", "Start a page named") == "named"
