@@ -201,3 +201,28 @@ def test_a_quoted_label_is_the_tasks_value_where_the_new_task_quotes_one_there()
     assert requoted("ÖK", 'Click on the "ÖK" button.', 'Click on the "Cancél" button.')
     assert not requoted("确定", old, "Click on the OK button.")  # the new task quotes nothing
     assert not requoted("Submit", 'Enter "Ann" and press Submit.', 'Enter "Bo" and press Submit.')
+
+
+def test_typing_a_value_the_plan_cannot_supply_is_no_proposal() -> None:
+    template = ActionTemplate("type", text="{text1}")
+    unbound = ScriptStep(1, template, None, "Browser", "t", text="Hi {text1}")
+    assert ground(unbound, screen(), FocusMemory()) is None
+    bound = replace(unbound, text="Hi Ana")
+    proposal = ground(bound, screen(), FocusMemory())
+    assert proposal is not None and proposal.action.text == "Hi Ana"
+
+
+def test_steps_without_a_target_are_taken_as_recorded() -> None:
+    from guigraph.types import Action, ActionType, ScrollDirection
+
+    def grounded(template: ActionTemplate) -> Action:
+        proposal = ground(ScriptStep(1, template, None, "Browser", "t"), screen(), None)
+        assert proposal is not None
+        return proposal.action
+
+    assert grounded(ActionTemplate("scroll", direction="down")) == Action.scroll(
+        ScrollDirection.DOWN
+    )
+    assert grounded(ActionTemplate("scroll")) == Action.scroll(ScrollDirection.UP)
+    assert grounded(ActionTemplate("open_app", app="Mail")) == Action.open_app("Mail")
+    assert grounded(ActionTemplate("wait")) == Action(ActionType.WAIT, seconds=1.0)
