@@ -145,3 +145,21 @@ def test_the_model_filler_is_for_the_graph_policy() -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code != 0
     assert "--slot-filler model fills the graph policy's slots" in result.output
+
+
+def test_a_task_whose_donors_recorded_no_value_asks_the_model_nothing() -> None:
+    plain = Trace("e2", "Open the alarms", "tool", ("Clock",), (1, 2), (3,), 2)
+    with FakeModelServer([Reply.of("{}")]) as server:
+        filler = _filler(server)
+        filler.prepare("open the alarms", [plain])
+    assert server.requests == [] and filler.counts.calls == 0
+
+
+def test_a_number_the_model_gives_as_a_number_is_the_value_as_the_task_says_it() -> None:
+    task = "set an alarm for 07:30 called 42"
+    reply = json.dumps({"slot1": None, "slot2": 42})
+    with FakeModelServer([Reply.of(reply)]) as server:
+        filler = _filler(server)
+        filler.prepare(task, [DONOR])
+        assert filler.fill(SlotRequest("Meds", RECORDED, task)) == "42"
+    assert filler.counts.answered == 1

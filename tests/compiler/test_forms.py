@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from guigraph.compiler.forms import conform, in_screen_forms
 from guigraph.compiler.script import ScriptStep, bind
 from guigraph.compiler.values import ValueIndex, type_site
@@ -77,3 +79,19 @@ def test_a_12_hour_time_goes_on_the_clock_the_recorded_values_show() -> None:
     ambiguous = ValueIndex()
     ambiguous.by_site[type_site(35, "HH:MM")] |= {"06:30", "10:00"}
     assert in_screen_forms(task, ambiguous).startswith("At 10:00 pm")
+
+
+def test_the_words_a_task_was_said_in_are_kept_for_the_latest_tasks_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from guigraph.compiler import forms
+    from guigraph.compiler.forms import as_said
+
+    monkeypatch.setattr(forms, "_SAID", forms.OrderedDict())
+    monkeypatch.setattr(forms, "_SAID_KEPT", 2)
+    said = [f"Set the volume to {n} percent" for n in ("thirty", "forty", "fifty")]
+    written = [in_screen_forms(task, ValueIndex()) for task in said]
+    assert written[2] == "Set the volume to 50 percent"
+    # the earliest is forgotten: its screen form stands for itself
+    assert [as_said(w) for w in written] == [written[0], said[1], said[2]]
+    assert len(forms._SAID) == 2

@@ -91,3 +91,20 @@ def test_the_trace_baseline_reads_the_line_its_trace_read(
     trace = [run_task(kb_view, item_task(item, seed), seed, memory="trace")[0] for seed in SEEDS]
     assert all(graph), graph
     assert not any(trace), trace
+
+
+def test_the_lines_below_a_field_are_those_of_its_column_on_a_screen_showing_as_many() -> None:
+    from guigraph.compiler.fields import column_below
+    from guigraph.geometry import BBox
+    from guigraph.graph.records import Node
+    from guigraph.types import UIElement
+
+    lines = tuple(
+        UIElement(BBox(100, 300 + 60 * i, 900, 350 + 60 * i), text=f"line {i}",
+                  class_name="text", resource_id=f"tunes:id/line{i}")
+        for i in range(3)
+    )  # fmt: skip
+    node = Node(4, "Tunes", "lyrics", "", lines, None, 1, "e")
+    first, *below = node.element_keys
+    assert column_below(first, {4: node}, 2) == below
+    assert column_below(first, {4: node}, 3) == []  # no recorded screen shows three below it

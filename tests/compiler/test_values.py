@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from guigraph.compiler.values import ValueIndex, label_in_instruction, label_named_as_shown
 
 CITY_SEARCH = (3, "type:city name")
@@ -216,3 +218,16 @@ def test_sites_naming_a_value_are_each_listed_once_in_the_order_found() -> None:
     # Sites of the values named first, then of the kinds named by their last word.
     assert found[-1] == (5, "type:search products")
     assert set(found[:-1]) == {(n, kind) for n in (9, 3, 7) for kind in ("type:city name", "click")}
+
+
+def test_the_names_said_are_remembered_for_a_bounded_number_of_tasks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from guigraph.compiler import values as values_module
+
+    monkeypatch.setattr(values_module, "SAID_MEMO", 2)
+    values = index()
+    tasks = [f"Check the weather in {city}" for city in ("Oslo", "Paris", "Rome")]
+    assert [values.names_said(task) for task in tasks] == [["Oslo"], ["Paris"], ["Rome"]]
+    assert len(values._said) <= 2  # cleared when full: an evaluation of many tasks
+    assert values.names_said(tasks[0]) == ["Oslo"]  # worked out again, the same
