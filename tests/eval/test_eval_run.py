@@ -254,7 +254,9 @@ def test_a_faulty_server_costs_retries_not_steps(
     summary = _check_matches_score(out)
     assert summary["steps"] == recorded_steps and not summary["incomplete_episodes"]
     retried = sum(role["retried"] for role in summary["faults"].values())
-    assert injected["count"] > 10 and retried == injected["count"]
+    # Every fault injected is retried; on a loaded machine a sound reply may also outlast the
+    # 0.5 s timeout and be retried (the metering's exact counts are tests/eval/test_metering's).
+    assert injected["count"] > 10 and retried >= injected["count"]
     assert sum(role["given_up"] for role in summary["faults"].values()) == 0
     clean = json.loads((oracle_run[0] / "summary.json").read_text())
     assert _numbers(summary) == _numbers(clean)

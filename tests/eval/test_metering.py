@@ -83,7 +83,12 @@ def test_a_cancelled_call_is_neither_retried_nor_metered_and_frees_its_slot() ->
 
     async def cancel_midway(client: ChatClient) -> None:
         task = asyncio.create_task(client.acomplete(HELLO, tags=TAGS))
-        await asyncio.sleep(0.3)  # the request is in flight at the slow server
+        # Cancelled once the request is in flight at the slow server, however loaded the
+        # machine is (a fixed sleep cancelled it before it left on a busy one).
+        for _ in range(200):
+            if server.request_count:
+                break
+            await asyncio.sleep(0.05)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
