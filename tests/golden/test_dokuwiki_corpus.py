@@ -16,6 +16,7 @@ import pytest
 
 from guigraph.envs.conventions import WEB
 from guigraph.envs.web.dokuwiki_values import DEVELOPMENT, WORKFLOWS
+from guigraph.errors import ConfigError
 from guigraph.eval import corpus
 
 WIKI = Path(__file__).resolve().parent / "dokuwiki"
@@ -52,3 +53,12 @@ def test_the_wiki_is_planned_under_the_webs_conventions() -> None:
     world = corpus.load_world(WIKI)
     assert world == corpus.CorpusWorld("dokuwiki", "wiki6")
     assert corpus.world_conventions(world.world) is WEB
+
+
+def test_a_world_file_without_a_label_names_the_file_and_the_field(tmp_path: Path) -> None:
+    (tmp_path / corpus.WORLD_FILE).write_text('{"world": "dokuwiki"}')
+    with pytest.raises(ConfigError, match=r"world\.json: field 'label' expected"):
+        corpus.load_world(tmp_path)
+    (tmp_path / corpus.WORLD_FILE).write_text("{not json")
+    with pytest.raises(ConfigError, match="not JSON"):
+        corpus.load_world(tmp_path)

@@ -61,7 +61,14 @@ def load_world(folder: Path) -> CorpusWorld:
     path = folder / WORLD_FILE
     if not path.exists():
         return CorpusWorld()
-    data = json.loads(path.read_text())
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not JSON ({exc.msg})") from None
+    fields = data if isinstance(data, dict) else {}
+    missing = [name for name in ("world", "label") if name not in fields]
+    if missing:
+        raise ConfigError(f"{path}: field {missing[0]!r} expected (a world name and a KB label)")
     return CorpusWorld(str(data["world"]), str(data["label"]))
 
 
