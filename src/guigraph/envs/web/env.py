@@ -46,6 +46,7 @@ from guigraph.envs.web import checks, dom, miniwob, taskfile
 from guigraph.envs.web.browser import Browser
 from guigraph.envs.web.devtools import DevTools
 from guigraph.envs.web.dialogs import Dialog, DialogDesk, overlay
+from guigraph.envs.web.navigation import read_through_navigation
 from guigraph.envs.web.origins import Origins, parse_rule
 from guigraph.envs.web.page_js import (
     CLICKABLE_AT_JS,
@@ -226,11 +227,13 @@ class WebEnv(Env):
         page = self._page
         if page is None or page.is_closed():
             return None
-        try:
-            text = "\n".join(frame.evaluate(_TEXT_JS) for frame in page.frames)
+        try:  # the text first: the URL is then the one of the document read
+            text = self._read(lambda: "\n".join(frame.evaluate(_TEXT_JS) for frame in page.frames))
         except Exception:
             text = ""
-        return checks.FinalPage(page.url, text, lambda css: page.locator(css).count())
+        return checks.FinalPage(
+            page.url, text, lambda css: self._read(lambda: page.locator(css).count())
+        )
 
     def close(self) -> None:
         self._devtools.forget()
@@ -412,7 +415,8 @@ class WebEnv(Env):
         if gone:
             return gone
         mouse = self._page.mouse
-        if long and self._page.evaluate(SELECT_FIELD_JS, [pixel.x, pixel.y]):
+        # Selecting again is safe: a document that replaced the one selected in lost it.
+        if long and self._read(lambda: self._page.evaluate(SELECT_FIELD_JS, [pixel.x, pixel.y])):
             return None  # a text field's whole text is selected: typing replaces it
         if long:
             mouse.move(pixel.x, pixel.y)
@@ -431,7 +435,7 @@ class WebEnv(Env):
         ] if self._last is not None else []  # fmt: skip
         if not shown:
             return None
-        if self._page.evaluate(CLICKABLE_AT_JS, [x, y]):
+        if self._read(lambda: self._page.evaluate(CLICKABLE_AT_JS, [x, y])):
             return None
         target = min(shown, key=lambda e: e.bbox.width * e.bbox.height)
         return (
@@ -446,7 +450,9 @@ class WebEnv(Env):
                 f"the text needs the secret {missing!r}: give it at run time (--param "
                 f"{missing}=... or the task file's environment variable)"
             )
-        kind = self._page.evaluate(PREPARE_TYPING_JS)
+        # Preparing again is safe (the caret a replaced document had is gone with it); choosing
+        # an option below is an action: the page may navigate on it, so it is never repeated.
+        kind = self._read(lambda: self._page.evaluate(PREPARE_TYPING_JS))
         printable = _KEY_RUNS.sub("", text)
         if kind == "none" and printable:
             return "no element has the focus: click a field before typing"
@@ -593,6 +599,11 @@ class WebEnv(Env):
             return self._last.screen.width, self._last.screen.height
         size = self._page.viewport_size or {"width": 0, "height": 0}
         return int(size["width"]), int(size["height"])
+
+    def _read(self, read: Callable[[], Any]) -> Any:
+        """``read()`` of the page, read again on the new document when a navigation replaced
+        the one read (``envs.web.navigation``); for reads only, never for an action."""
+        return read_through_navigation(self._page, read, self.timeout_ms)
 
     def _is_miniwob(self) -> bool:
         return bool(self.task is not None and self.task.params.get("miniwob"))
