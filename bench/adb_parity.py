@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.choices import Memory
 from guigraph.compiler.index import GraphView
 from guigraph.envs.base import Env
 from guigraph.envs.simphone.env import SimPhone
@@ -69,7 +70,7 @@ def prepare(out: Path, config: DemoConfig) -> set[int]:
 
 def run(env: Env, case: EvalCase, kb: KnowledgeBase, view: GraphView) -> dict[str, Any]:
     task = make_task(case.template_id, case.seed)
-    team = rule_team(kb, view, TeamOptions(memory=case.memory))
+    team = rule_team(kb, view, TeamOptions(memory=Memory(case.memory)))
     started = time.perf_counter()
     result = run_episode(env, team, task, seed=case.seed, budget=Budget(max_steps=40))
     seconds = time.perf_counter() - started

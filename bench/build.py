@@ -21,9 +21,15 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import benchrun
+
+if TYPE_CHECKING:
+    from guigraph.data.odyssey import OdysseyDataset
+    from guigraph.types import Episode
 
 DEFAULT_LOGS = Path("runs/bench-logs-300-s11")
 
@@ -46,13 +52,13 @@ def replicated_sources(
                 return
             total += lengths[episode_id]
             new_id = episode_id if copy == 0 else f"{episode_id}-r{copy}"
-            yield (
-                new_id,
-                lambda e=episode_id, n=new_id: replace(
-                    dataset.load(e, elements=elements), episode_id=n
-                ),
-            )
+            yield new_id, partial(_renamed, dataset, episode_id, new_id, elements)
         copy += 1
+
+
+def _renamed(dataset: OdysseyDataset, episode_id: str, new_id: str, elements: bool) -> Episode:
+    """Episode ``episode_id`` of the logs, under the id ``new_id``."""
+    return replace(dataset.load(episode_id, elements=elements), episode_id=new_id)
 
 
 def build_once(logs: Path, steps: int, ignore_ui: bool) -> dict[str, float]:

@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.choices import Memory
 from guigraph.compiler.index import GraphView
 from guigraph.envs import conventions, make
 from guigraph.envs.simphone.generalize import Half, Item, Kind, item_task, packaged, recorded_item
@@ -83,7 +84,7 @@ def _wording(item: Item, task: Task) -> str:
 def episode(kb: KnowledgeBase, view: GraphView, task: Task, seed: int) -> bool:
     env = make("simphone")
     try:
-        team = rule_team(kb, view, TeamOptions(memory="graph"))
+        team = rule_team(kb, view, TeamOptions(memory=Memory.GRAPH))
         run_episode(env, team, task, seed=seed, budget=Budget(max_steps=40))
         verdict = env.evaluate()
     finally:

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def ensure_logs(workdir: Path) -> tuple[Path, Path]:
         dataset = OdysseyDataset(logs)
         ids = dataset.episode_ids(split="random", part="train")
         with KnowledgeBase.create(kb) as knowledge:
-            GraphBuilder(knowledge).build([(i, lambda i=i: dataset.load(i)) for i in ids])
+            GraphBuilder(knowledge).build([(i, partial(dataset.load, i)) for i in ids])
     return logs, kb
 
 

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.choices import Memory
 from guigraph.compiler.index import GraphView
 from guigraph.envs import make
 from guigraph.envs.simphone.generalize import Item, Kind, item_task
@@ -408,7 +409,7 @@ def solved(
 ) -> bool:
     env = make("simphone", skin=skin)
     try:
-        team = rule_team(kb, view, TeamOptions(memory="graph"))
+        team = rule_team(kb, view, TeamOptions(memory=Memory.GRAPH))
         task = item_task(item, seed)
         result = run_episode(env, team, task, seed=seed, budget=Budget(max_steps=40))
         verdict = env.evaluate()

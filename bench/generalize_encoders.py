@@ -174,8 +174,8 @@ def table(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
             for memory in MEMORIES:
                 rate = row[str(kind)][memory]
                 cells.append(f"{rate['sr']:.3f} ({rate['successes']}/{rate['episodes']})")
-        for kind in ("reworded", "recorded"):
-            hit = row["retrieval"].get(kind, {})
+        for source in ("reworded", "recorded"):
+            hit = row["retrieval"].get(source, {})
             cells.append(f"{hit.get('hit@1')} / {hit.get('hit@4')}")
         lines.append(cells)
     return header, lines
@@ -188,7 +188,8 @@ def print_changes(rows: list[dict[str, Any]]) -> None:
     base = rows[0]
     for row in rows[1:]:
         for memory in MEMORIES:
-            turned, broken = [], []
+            turned: list[str] = []
+            broken: list[str] = []
             for key, success in sorted(row["outcomes"].items()):
                 _, kind, case_memory, item_id, seed = key.split("|")
                 if case_memory != memory or base["outcomes"].get(key) in (None, success):

@@ -39,6 +39,7 @@ import numpy as np
 import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.team import TeamOptions, rule_team
+from guigraph.choices import Memory
 from guigraph.compiler.index import GraphView
 from guigraph.envs.base import Env, StepResult
 from guigraph.envs.simphone.env import SimPhone
@@ -234,7 +235,7 @@ def measure(kb_path: Path, episodes: int, max_steps: int) -> dict[str, Any]:
         template = templates[i % len(templates)]
         seed = EVAL_SEED + i
         env = TimedEnv(SimPhone())
-        team = rule_team(kb, view, TeamOptions(memory="graph"))
+        team = rule_team(kb, view, TeamOptions(memory=Memory.GRAPH))
         contexts: list[float] = []
         locates: list[float] = []
         plans: list[float] = []

@@ -34,6 +34,7 @@ import benchrun
 from guigraph.agents.grounding import GroundingCounts
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
+from guigraph.choices import TeamDesign
 from guigraph.envs.base import Env
 from guigraph.eval.suite import EVAL_SEED_BASE
 from guigraph.llm.config import ModelConfig, RoleModels
@@ -69,9 +70,9 @@ def run_team(
             learn(task, seed)
             with ModelHub(RoleModels(default=config)) as hub:
                 options = ModelTeamOptions(
-                    team=team,
+                    team=TeamDesign(team),
                     use_graph=False,
-                    action_space=env.action_space,  # type: ignore[arg-type]
+                    action_space=env.action_space,
                 )
                 agents = model_team(None, None, hub, options, tally.grounding)
                 result = run_episode(env, agents, task, seed, Budget(STEP_CAP))

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracle
@@ -27,6 +28,7 @@ from tests.eval.replay_oracle import replay_oracle
 
 import benchrun
 from guigraph.agents.factory import team_factory
+from guigraph.choices import Verify
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.recorder import record
 from guigraph.eval.metrics import summarize
@@ -50,7 +52,7 @@ def ensure_kb(logs: Path, kb: Path) -> None:
     dataset = OdysseyDataset(logs)
     ids = dataset.episode_ids(split="random", part="train")
     with KnowledgeBase.create(kb) as knowledge:
-        GraphBuilder(knowledge).build([(i, lambda i=i: dataset.load(i)) for i in ids])
+        GraphBuilder(knowledge).build([(i, partial(dataset.load, i)) for i in ids])
 
 
 def run(
@@ -62,7 +64,7 @@ def run(
     started = time.perf_counter()
     with KnowledgeBase.open(kb) as knowledge, ExitStack() as resources:
         make_team, _ = team_factory(
-            policy, knowledge, resources, verify=verify, model="oracle",
+            policy, knowledge, resources, verify=Verify(verify), model="oracle",
             base_url=server.base_url, action_space=ODYSSEY_ACTIONS,
         )  # fmt: skip
         summary = replay_to_file(dataset, ids, make_team, out, kb=knowledge)

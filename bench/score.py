@@ -71,6 +71,7 @@ def synthetic_records(count: int, seed: int = 0) -> list[PredictedStep]:
     rng = random.Random(seed)
     records: list[PredictedStep] = []
     episode = 0
+    box: tuple[float, ...]  # () for an action without a target
     while len(records) < count:
         length = min(rng.randint(4, 20), count - len(records))
         category = CATEGORIES[episode % len(CATEGORIES)]

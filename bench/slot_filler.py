@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracle
 
@@ -52,8 +52,18 @@ COUNTS = {
     "refused_type": "refused: type", "refused_kind": "refused: other kind",
     "unanswered": "not given",
 }  # fmt: skip
+
+
+class LiveSettings(TypedDict):
+    """The fields of ``ModelConfig`` the live model is called with."""
+
+    timeout_s: float
+    max_tokens: int
+    max_attempts: int
+
+
 #: Generous for a 135M model on two shared cores: one call carries every slot of a task.
-LIVE_SETTINGS = {"timeout_s": 300.0, "max_tokens": 200, "max_attempts": 1}
+LIVE_SETTINGS: LiveSettings = {"timeout_s": 300.0, "max_tokens": 200, "max_attempts": 1}
 
 
 def sr(report: dict[str, Any], kind: str) -> str:

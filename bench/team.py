@@ -18,6 +18,7 @@ import json
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' oracle
@@ -27,6 +28,7 @@ from tests.agents.oracle import Oracle
 import benchrun
 from guigraph.agents.loop import Budget, run_episode
 from guigraph.agents.model_team import ModelTeamOptions, model_team
+from guigraph.choices import Policy, Verify
 from guigraph.compiler.index import GraphView
 from guigraph.data.odyssey import OdysseyDataset
 from guigraph.envs.simphone.env import SimPhone
@@ -47,7 +49,7 @@ def build_kb(root: Path, episodes: int, seed: int) -> tuple[KnowledgeBase, list[
     ids = dataset.episode_ids(split="random", part="train")
     kb = KnowledgeBase.create(root / "kb")
     with kb:
-        GraphBuilder(kb).build([(i, lambda i=i: dataset.load(i)) for i in ids])
+        GraphBuilder(kb).build([(i, partial(dataset.load, i)) for i in ids])
     templates = sorted(set(_train_templates(root / "logs", ids)))
     return KnowledgeBase.open(root / "kb"), templates
 
@@ -71,7 +73,8 @@ def run_config(
         before = len(server.reported_usage)
         config = ModelConfig(model="test-model", base_url=server.base_url, max_attempts=1)
         with ModelHub(RoleModels(default=config)) as hub:
-            team = model_team(kb, view, hub, ModelTeamOptions(policy=policy, verify=verify))
+            options = ModelTeamOptions(policy=Policy(policy), verify=Verify(verify))
+            team = model_team(kb, view, hub, options)
             env = SimPhone()
             result = run_episode(env, team, make_task(template_id, seed), seed, Budget(30))
             successes += env.task_succeeded()

@@ -290,7 +290,7 @@ def _banned(text: str, answer: dict[str, Any], frame: Frame | None) -> bool:
 
     screen = frame.state.observation.screen if frame else None
     if screen is None:
-        return answer.get("action") in line
+        return answer["action"] in line
     action = parse_action(json.dumps(answer), COORDS, screen)
     return json.dumps(action.to_dict()) in line
 
