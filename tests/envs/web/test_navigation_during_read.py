@@ -14,8 +14,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from guigraph.envs.web.env import WebEnv
+from guigraph.envs.web.navigation import replaced_by_navigation
 from guigraph.types import Action, Observation
 
 from .conftest import owned_pids
@@ -46,6 +49,8 @@ PAGES = {
     "</body></html>",
     "/next": f"<html><body>{_BUTTON.format(onclick=_COUNT, label='Results')}</body></html>",
 }
+
+_DESTROYED = "Execution context was destroyed, most likely because of a navigation"
 
 TASKS = """\
 [tasks.arrive]
@@ -138,3 +143,20 @@ def test_a_tap_that_starts_the_navigation_is_not_made_again(world: WebEnv, base:
     result = world.step(_tap_button())  # the click navigates: observing hits it, not the tap
     assert result.error is None and result.observation.activity == "/next"
     assert _labels(result.observation) == ["Results", "0"]  # the new page was never clicked
+
+
+@pytest.mark.parametrize(
+    ("error", "replaced"),
+    [
+        (PlaywrightError("Page.evaluate: " + _DESTROYED), True),
+        (PlaywrightError("Frame.evaluate: Frame was detached"), True),
+        (PlaywrightError("Page.evaluate: TypeError: x is undefined"), False),  # the script's own
+        (PlaywrightError("Target page, context or browser has been closed"), False),
+        (PlaywrightTimeout("Page.wait_for_load_state: Timeout 5000ms exceeded."), False),
+        (RuntimeError(_DESTROYED), False),  # the words, but not from Playwright
+    ],
+)
+def test_a_replaced_document_is_known_by_playwrights_error_and_its_words_only(
+    error: Exception, replaced: bool
+) -> None:
+    assert replaced_by_navigation(error) is replaced
