@@ -7,8 +7,9 @@ task's value for each slot it fills, and which recorded workflows it may follow.
 judged on the plan alone, without acting (``plan_signature``), so the whole corpus runs in
 seconds on one knowledge base (``tests/golden/kb``: the demo's KB, stripped of screenshots).
 A second world's cases live in a folder of their own with its KB and a ``world.json`` naming
-the world (``tests/golden/dokuwiki``: DokuWiki's development splits), planned under the
-conventions that world's episodes run under.
+the world (``tests/golden/dokuwiki``: DokuWiki's development splits; ``tests/golden/desktop``:
+the desktop bench's development part), planned under the conventions that world's episodes
+run under.
 
 Each case also carries whether the code that wrote the corpus held it (``held``, per KB
 label), so a redesign is held to "lose no case it holds today" (``tests/golden``).
@@ -74,8 +75,13 @@ def load_world(folder: Path) -> CorpusWorld:
 
 def world_conventions(world: str, skin: str = "standard") -> Conventions:
     """The conventions ``world``'s environment sets for an episode (``Env.conventions``), so
-    that a plan made without the world is the one its episode makes: a SimPhone skin's, or the
-    web's for DokuWiki (no home screen: the wiki's page is the only app)."""
+    that a plan made without the world is the one its episode makes: a SimPhone skin's, the
+    web's for DokuWiki (no home screen: the wiki's page is the only app), or the desktop's
+    (``envs.desktop.conventions``: applications opened from their entries, no ids)."""
+    if world == "desktop":
+        from guigraph.envs.desktop.conventions import DESKTOP
+
+        return DESKTOP
     if world == "simphone":
         from guigraph.envs.simphone.skins import skin_conventions
 
@@ -84,7 +90,7 @@ def world_conventions(world: str, skin: str = "standard") -> Conventions:
         from guigraph.envs.conventions import WEB
 
         return WEB
-    raise ConfigError(f"unknown corpus world {world!r}: known are simphone, dokuwiki")
+    raise ConfigError(f"unknown corpus world {world!r}: known are simphone, dokuwiki, desktop")
 
 
 @dataclass(frozen=True)
