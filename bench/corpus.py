@@ -5,6 +5,7 @@
     .venv/bin/python bench/corpus.py make runs/demo tests/golden             # (re)write the cases
     .venv/bin/python bench/corpus.py run tests/golden/dokuwiki                # DokuWiki's
     .venv/bin/python bench/corpus.py make-dokuwiki /tmp/wiki-run tests/golden/dokuwiki --label wiki6
+    .venv/bin/python bench/corpus.py make-desktop /tmp/desk9 tests/golden/desktop --label desk9
 
 ``run`` judges every plan case on each KB (``FOLDER[:LABEL[:SKIN]]``, a demo folder or the
 corpus folder itself) and every slot case, and prints the cases lost and gained against what
@@ -25,6 +26,13 @@ its recorded runs named by workflow, and every case of the development splits th
 (new values, new wordings; never the frozen split). A case's values are the parameters its
 wording says, its donors the workflow's recorded runs; no world is run: each case is judged on
 its plan, and the run's own episodes (graph memory) are printed where they disagree.
+
+``make-desktop`` writes the desktop world's the same way (``strip_kb`` too) from a
+``bench/desktop.py`` run folder: every episode of the bench's development part (``--part dev``:
+each task's new values at the seeds from ``DEV_SEED_BASE``), never the frozen part, and no
+development draw that repeats a frozen episode's wording. A case's values are the parameters
+its wording says that the workflow's recorded runs type (an open file is named, never typed).
+A ``--part frozen`` run holds no development episode to compare with, and it says so.
 """
 
 from __future__ import annotations
@@ -355,6 +363,160 @@ def graph_episodes(results: Path) -> dict[str, dict[str, Any]]:
     return episodes
 
 
+#: The desktop bench's episodes: its ``--seeds`` default, and its demonstrations per task.
+DESKTOP_SEEDS = 6
+DESKTOP_DEMOS = 6
+
+
+def make_desktop(run: Path, out: Path, label: str) -> None:
+    """The desktop world's corpus in ``out`` from the ``bench/desktop.py`` run folder ``run``:
+    the cases of the bench's development part (``--part dev``), never its frozen one."""
+    out.mkdir(parents=True, exist_ok=True)
+    strip_kb(run / corpus.KB_FOLDER, out / corpus.KB_FOLDER)
+    world = {"world": "desktop", "label": label}
+    (out / corpus.WORLD_FILE).write_text(json.dumps(world, indent=1) + "\n")
+    with KnowledgeBase.open(out / corpus.KB_FOLDER) as kb:
+        traces = kb.traces()
+    templates = desktop_workflows(traces)
+    cases = desktop_cases(traces, templates)
+    outcomes = corpus.run_on_kb(out, cases, out / corpus.KB_FOLDER, templates, label)
+    passed = {o.case_id: o for o in outcomes}
+    cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
+    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
+    (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
+    held = sum(c.held[label] for c in cases)
+    print(f"{len(cases)} desktop plan cases written to {out}, {held} held as {label!r}")
+    for outcome in outcomes:
+        if not outcome.passed:
+            print(f"  fails  {outcome.case_id}: {outcome.why}")
+    if (run / "results.jsonl").exists():
+        desktop_cross_check(cases, outcomes, run / "results.jsonl")
+
+
+def desktop_workflows(traces: Sequence[Trace], recordings: int = 10) -> dict[str, str]:
+    """Recorded episode -> its workflow: the bench draws demonstration ``n`` of a task of
+    recording seed ``s`` as the task's seed ``s * RECORDING_STRIDE + n`` (development values);
+    the first ``recordings`` recording seeds are drawn."""
+    import desktop
+    from guigraph.envs.desktop import tasks
+
+    drawn = {}
+    for name in sorted(tasks.TEMPLATES):
+        for recording in range(recordings):
+            for number in range(DESKTOP_DEMOS):
+                task = tasks.make(name, recording * desktop.RECORDING_STRIDE + number)
+                assert task is not None
+                drawn[task.instruction] = name
+    unknown = [t.instruction for t in traces if t.instruction not in drawn]
+    if unknown:
+        raise SystemExit(f"recorded runs no demonstration draws: {unknown[:3]}")
+    return {t.episode_id: drawn[t.instruction] for t in traces}
+
+
+def desktop_cases(traces: Sequence[Trace], templates: dict[str, str]) -> list[corpus.PlanCase]:
+    """Every episode of the desktop bench's development part: each task on the new-value
+    seeds from ``DEV_SEED_BASE`` (the frozen part's start at ``EVAL_SEED_BASE``), with the
+    parameters its wording says that the workflow's recorded runs put in (a file that is
+    already open is named but never typed), the apps those runs work in, the workflow as donor.
+    A case whose wording a frozen episode has word for word is left out."""
+    import desktop
+    from guigraph.envs.desktop import tasks
+
+    apps = {templates[t.episode_id]: t.apps for t in traces}
+    frozen = desktop_frozen_instructions()
+    cases = []
+    for name in sorted(tasks.TEMPLATES):
+        said = _placeholders(tasks.template(name).instruction) & put_in(traces, templates, name)
+        for index in range(DESKTOP_SEEDS):
+            seed = desktop.DEV_SEED_BASE + index
+            task = tasks.make(name + tasks.NEW_VALUES, seed)
+            assert task is not None
+            if task.instruction in frozen:
+                print(f"  passed over {name}@{seed}: the frozen part has its wording")
+                continue
+            cases.append(corpus.PlanCase(
+                f"desktop:dev/{name}@{seed}", "desktop:dev", task.instruction, name, seed,
+                {slot: task.params[slot] for slot in sorted(said)}, apps[name], ((name,),),
+            ))  # fmt: skip
+    return cases
+
+
+def desktop_frozen_instructions(seeds: int = DESKTOP_SEEDS) -> set[str]:
+    """The instructions of the desktop bench's reported (frozen) part: both parts draw from
+    the held-out values, so a development seed can draw a reported wording word for word;
+    such a case stays out of the corpus."""
+    from guigraph.envs.desktop import tasks
+    from guigraph.eval.world_demo import EVAL_SEED_BASE
+
+    drawn = (
+        tasks.make(n + tasks.NEW_VALUES, EVAL_SEED_BASE + i)
+        for n in tasks.TEMPLATES
+        for i in range(seeds)
+    )
+    return {task.instruction for task in drawn if task is not None}
+
+
+def put_in(traces: Sequence[Trace], templates: dict[str, str], workflow: str) -> set[str]:
+    """The parameters every recorded run of ``workflow`` types (its slots' values): the
+    person's, read off the demonstrations, not a plan's."""
+    import re
+
+    found: set[str] | None = None
+    for trace in traces:
+        if templates[trace.episode_id] != workflow:
+            continue
+        params = desktop_demonstration(trace.instruction, workflow).params
+        typed = " ".join(trace.values.values())
+        mine = {
+            slot for slot, value in params.items()
+            if re.search(rf"(?<!\w){re.escape(value)}(?!\w)", typed)
+        }  # fmt: skip
+        found = mine if found is None else found & mine
+    return found or set()
+
+
+def desktop_demonstration(instruction: str, workflow: str, recordings: int = 10) -> Task:
+    """The demonstration of ``workflow`` the bench drew with ``instruction``."""
+    import desktop
+    from guigraph.envs.desktop import tasks
+
+    for seed in range(recordings * desktop.RECORDING_STRIDE):
+        task = tasks.make(workflow, seed)
+        if task is not None and task.instruction == instruction:
+            return task
+    raise SystemExit(f"no demonstration of {workflow} draws {instruction!r}")
+
+
+def desktop_cross_check(
+    cases: Sequence[corpus.PlanCase], outcomes: Sequence[corpus.Outcome], results: Path
+) -> None:
+    """Where the run's graph-memory episode of a case and the case's plan disagree; a run of
+    the frozen part holds no development episode, and this says so."""
+    episodes = {
+        row["key"]: row
+        for row in load_results(results)
+        if row["memory"] == "graph" and row["seed"] in {c.seed for c in cases}
+    }
+    passed = {o.case_id: o.passed for o in outcomes}
+    agree = compared = 0
+    for case in cases:
+        episode = episodes.get(f"{case.template}|graph|{case.seed}")
+        if episode is None:
+            continue
+        compared += 1
+        if bool(episode["success"]) == passed[case.case_id]:
+            agree += 1
+            continue
+        print(
+            f"  episode {episode['success']} ({episode['steps']} steps: {episode['reason']}), "
+            f"plan judged {passed[case.case_id]}: {case.case_id}"
+        )
+    if not compared:
+        print(f"  {results} holds no development episode (a --part frozen run)")
+        return
+    print(f"episodes and plans agree on {agree}/{compared} cases")
+
+
 def _kbs(specs: Sequence[str], corpus_folder: Path) -> list[tuple[Path, Path, str, str]]:
     """(KB, templates folder, label, skin) per ``FOLDER[:LABEL[:SKIN]]``; the label defaults
     to the corpus folder's own KB's."""
@@ -372,8 +534,11 @@ def _kbs(specs: Sequence[str], corpus_folder: Path) -> list[tuple[Path, Path, st
 
 def _templates(logs: Path, kb_path: Path, world: str) -> dict[str, str]:
     """Episode -> template: a corpus folder's table, a demo's truth documents, or for another
-    DokuWiki run's KB its recorded runs named by their instructions."""
+    DokuWiki or desktop run's KB its recorded runs named by their instructions."""
     found = corpus.load_templates(logs)
+    if not found and world == "desktop":
+        with KnowledgeBase.open(kb_path) as kb:
+            return desktop_workflows(kb.traces())
     if found or world != "dokuwiki":
         return found
     with KnowledgeBase.open(kb_path) as kb:
@@ -441,8 +606,14 @@ def main() -> None:
     wiki.add_argument("run", type=Path, help="a bench/dokuwiki.py --out folder (kb/)")
     wiki.add_argument("out", type=Path, help="the corpus folder (tests/golden/dokuwiki)")
     wiki.add_argument("--label", required=True, help="the KB's label for held (wiki6)")
+    desk = sub.add_parser("make-desktop", help="write the desktop's cases from a bench run")
+    desk.add_argument("run", type=Path, help="a bench/desktop.py --out folder (kb/)")
+    desk.add_argument("out", type=Path, help="the corpus folder (tests/golden/desktop)")
+    desk.add_argument("--label", required=True, help="the KB's label for held (desk9)")
     args = parser.parse_args()
-    if args.command == "make":
+    if args.command == "make-desktop":
+        make_desktop(args.run, args.out, args.label)
+    elif args.command == "make":
         make_cases(args.folder, args.out)
     elif args.command == "make-dokuwiki":
         make_dokuwiki(args.run, args.out, args.label)
