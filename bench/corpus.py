@@ -6,6 +6,7 @@
     .venv/bin/python bench/corpus.py run tests/golden/dokuwiki                # DokuWiki's
     .venv/bin/python bench/corpus.py make-dokuwiki /tmp/wiki-run tests/golden/dokuwiki --label wiki6
     .venv/bin/python bench/corpus.py make-desktop /tmp/desk9 tests/golden/desktop --label desk9
+    .venv/bin/python bench/corpus.py make-miniwob /tmp/wob-run tests/golden/miniwob --label final7
 
 ``run`` judges every plan case on each KB (``FOLDER[:LABEL[:SKIN]]``, a demo folder or the
 corpus folder itself) and every slot case, and prints the cases lost and gained against what
@@ -33,11 +34,23 @@ each task's new values at the seeds from ``DEV_SEED_BASE``), never the frozen pa
 development draw that repeats a frozen episode's wording. A case's values are the parameters
 its wording says that the workflow's recorded runs type (an open file is named, never typed).
 A ``--part frozen`` run holds no development episode to compare with, and it says so.
+
+``make-miniwob`` writes MiniWoB++'s corpus from a ``bench/eval_web.py`` run folder: its
+demonstrations' KB (``demo/kb``) stripped the same way, and ``--per-task`` (2) development cases
+of every demonstrated task at seeds ``DEV_SEED_BASE`` (500,000) up, never the demonstrations'
+(0 up) nor the evaluation's (1,000,000 up). The page writes the utterance, so one headless
+Chromium (the web world, ``WebEnv.make_task`` and ``reset``) draws each case's instruction and
+the screen its episode starts on (``screens.jsonl``; ``--reuse`` takes them from the folder
+instead); a case's values are the utterance's fields (the miniwob package's extractors) that
+every demonstration of the task put in, its app and donors the task's page and recordings. The
+plan is judged as the policy starts it on that screen; the run's graph-memory SR per task is
+printed where the share of cases held differs from it by half or more.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import sqlite3
 import string
@@ -65,9 +78,10 @@ from guigraph.eval import corpus
 from guigraph.eval.demo import evaluated_templates, load_results
 from guigraph.eval.dokuwiki_demo import RESULTS, DokuWikiDemoConfig, draw_case, draw_demonstration
 from guigraph.eval.suite import eval_seeds
+from guigraph.eval.world_demo import DEV_SEED_BASE
 from guigraph.graph.kb import KnowledgeBase
-from guigraph.graph.records import Trace
-from guigraph.types import Task
+from guigraph.graph.records import Edge, Trace
+from guigraph.types import Observation, Task
 
 FRESH_SEED = 5101
 DEFAULT_LABEL = "seed11"
@@ -517,6 +531,142 @@ def desktop_cross_check(
     print(f"episodes and plans agree on {agree}/{compared} cases")
 
 
+#: Development cases drawn per MiniWoB++ task (seeds ``DEV_SEED_BASE`` up).
+MINIWOB_CASES = 2
+
+
+def make_miniwob(run: Path, out: Path, label: str, per_task: int, reuse: bool) -> None:
+    """MiniWoB++'s corpus in ``out`` from the ``bench/eval_web.py`` run folder ``run``: the
+    KB its demonstrations built (``demo/kb``), stripped; ``per_task`` development cases of
+    every demonstrated task, drawn at seeds ``DEV_SEED_BASE`` up (the page writes the
+    instruction: one headless Chromium draws them and their first screens, or with ``reuse``
+    those of the cases already in ``out``); each judged on its plan as it starts there."""
+    out.mkdir(parents=True, exist_ok=True)
+    strip_kb(run / "demo" / corpus.KB_FOLDER, out / corpus.KB_FOLDER)
+    world = {"world": "miniwob", "label": label}
+    (out / corpus.WORLD_FILE).write_text(json.dumps(world, indent=1) + "\n")
+    with KnowledgeBase.open(out / corpus.KB_FOLDER) as kb:
+        traces, edges = kb.traces(), {e.edge_id: e for e in kb.edges()}
+    templates = demonstrated_tasks(run / "demo" / "logs", traces)
+    tasks = sorted(set(templates.values()))
+    seeds = [DEV_SEED_BASE + n for n in range(per_task)]
+    earlier: dict[tuple[str, int], tuple[str, Observation]] = {}
+    if reuse and (out / corpus.PLAN_CASES).exists():
+        shown = corpus.load_screens(out)
+        earlier = {
+            (c.template, c.seed): (c.instruction, shown[c.case_id])
+            for c in corpus.load_plan_cases(out)
+        }
+    drawn = draw_miniwob(tasks, seeds, earlier)
+    slots = said_fields(traces, edges, templates)
+    print(f"fields the demonstrations put in: {sorted(slots.items())}")
+    cases = []
+    for (task, seed), (instruction, _) in drawn.items():
+        fields = utterance_fields(task, instruction)
+        apps = collections.Counter(t.apps for t in traces if templates[t.episode_id] == task)
+        cases.append(corpus.PlanCase(
+            f"miniwob:{task}@{seed}", "miniwob:dev", instruction, task, seed,
+            {key: value for key, value in fields.items() if key in slots.get(task, ())},
+            apps.most_common(1)[0][0], ((task,),),
+        ))  # fmt: skip
+    screens = [corpus.screen_line(c.case_id, drawn[c.template, c.seed][1]) for c in cases]
+    (out / corpus.SCREENS_FILE).write_text("".join(line + "\n" for line in screens))
+    outcomes = corpus.run_on_kb(out, cases, out / corpus.KB_FOLDER, templates, label)
+    passed = {o.case_id: o for o in outcomes}
+    cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
+    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
+    (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
+    held = sum(c.held[label] for c in cases)
+    print(f"{len(cases)} MiniWoB++ plan cases written to {out}, {held} held as {label!r}")
+    for outcome in outcomes:
+        if not outcome.passed:
+            print(f"  fails  {outcome.case_id}: {outcome.why}")
+    summary = run / "graph" / "summary.json"
+    if summary.exists():
+        cross_check_tasks(cases, label, json.loads(summary.read_text())["per_task"])
+
+
+def demonstrated_tasks(logs: Path, traces: Sequence[Trace]) -> dict[str, str]:
+    """Recorded episode -> the MiniWoB++ task it demonstrates (its annotation's meta task)."""
+    from guigraph.envs.web import miniwob
+
+    found = {}
+    for path in sorted((logs / "annotations").glob("*.json")):
+        info = json.loads(path.read_text())
+        found[str(info["episode_id"])] = miniwob.name_of(str(info["task_info"]["meta_task"]))
+    unknown = [t.episode_id for t in traces if t.episode_id not in found]
+    if unknown:
+        raise SystemExit(f"recorded runs without an annotation in {logs}: {unknown[:3]}")
+    return {t.episode_id: found[t.episode_id] for t in traces}
+
+
+def draw_miniwob(
+    tasks: Sequence[str], seeds: Sequence[int], earlier: dict[tuple[str, int], tuple[str, Any]]
+) -> dict[tuple[str, int], tuple[str, Observation]]:
+    """(task, seed) -> the instruction the task's page writes for that seed and the screen
+    the episode starts on, as an episode gets them (``WebEnv.make_task`` and ``reset``: the
+    miniwob package's page in headless Chromium); those in ``earlier`` are taken from it. A
+    development seed, never an evaluation's."""
+    from guigraph.eval.world_demo import EVAL_SEED_BASE, load_suite
+
+    assert all(DEV_SEED_BASE <= seed < EVAL_SEED_BASE for seed in seeds)
+    todo = [(task, seed) for task in tasks for seed in seeds]
+    drawn = {key: earlier[key] for key in todo if key in earlier}
+    missing = [key for key in todo if key not in drawn]
+    if missing:
+        suite = load_suite("web")
+        env = make("web")
+        try:
+            for number, (task, seed) in enumerate(missing, 1):
+                made = env.make_task(suite.task_spec(task), seed)
+                drawn[task, seed] = (made.instruction, env.reset(made, seed))
+                print(f"  drew {number}/{len(missing)} {task}@{seed}", flush=True)
+        finally:
+            env.close()
+    return {key: drawn[key] for key in todo}
+
+
+def utterance_fields(task: str, instruction: str) -> dict[str, str]:
+    """The utterance's fields as the miniwob package reads them (its field extractors);
+    none for a task it has none for, or an utterance its pattern does not match."""
+    from miniwob.fields import get_field_extractor
+
+    try:
+        return {str(k): str(v) for k, v in get_field_extractor(task)(instruction)}
+    except (KeyError, ValueError):
+        return {}
+
+
+def said_fields(
+    traces: Sequence[Trace], edges: dict[int, Edge], templates: dict[str, str]
+) -> dict[str, set[str]]:
+    """Task -> the fields a plan fills: those every demonstration whose utterance has the
+    field put in (a label it tapped, a text it typed). The others are read off the page or
+    are not a step (a date's month, reached by the calendar's arrows)."""
+    said: dict[str, dict[str, bool]] = {}
+    for trace in traces:
+        task = templates[trace.episode_id]
+        done = corpus.trace_signature(trace, edges)
+        for key, value in utterance_fields(task, trace.instruction).items():
+            known = said.setdefault(task, {})
+            known[key] = known.get(key, True) and done.uses(value)
+    return {task: {k for k, used in keys.items() if used} for task, keys in said.items()}
+
+
+def cross_check_tasks(
+    cases: Sequence[corpus.PlanCase], label: str, per_task: dict[str, dict[str, Any]]
+) -> None:
+    """Each task's share of held cases beside the run's graph-memory SR on its evaluation
+    seeds (only the rate: no evaluation seed is a case), where they disagree."""
+    shares: dict[str, list[bool]] = {}
+    for case in cases:
+        shares.setdefault(case.template, []).append(case.held[label])
+    for task, held in sorted(shares.items()):
+        share, sr = sum(held) / len(held), float(per_task.get(task, {}).get("sr", 0.0))
+        if abs(share - sr) >= 0.5:
+            print(f"  {task}: {sum(held)}/{len(held)} cases held, graph SR {sr:.2f} in the run")
+
+
 def _kbs(specs: Sequence[str], corpus_folder: Path) -> list[tuple[Path, Path, str, str]]:
     """(KB, templates folder, label, skin) per ``FOLDER[:LABEL[:SKIN]]``; the label defaults
     to the corpus folder's own KB's."""
@@ -610,9 +760,17 @@ def main() -> None:
     desk.add_argument("run", type=Path, help="a bench/desktop.py --out folder (kb/)")
     desk.add_argument("out", type=Path, help="the corpus folder (tests/golden/desktop)")
     desk.add_argument("--label", required=True, help="the KB's label for held (desk9)")
+    wob = sub.add_parser("make-miniwob", help="write MiniWoB++'s cases from a bench run")
+    wob.add_argument("run", type=Path, help="a bench/eval_web.py --out folder (demo/kb)")
+    wob.add_argument("out", type=Path, help="the corpus folder (tests/golden/miniwob)")
+    wob.add_argument("--label", required=True, help="the KB's label for held (final7)")
+    wob.add_argument("--per-task", type=int, default=MINIWOB_CASES, help="cases per task")
+    wob.add_argument("--reuse", action="store_true", help="the instructions already in OUT")
     args = parser.parse_args()
     if args.command == "make-desktop":
         make_desktop(args.run, args.out, args.label)
+    elif args.command == "make-miniwob":
+        make_miniwob(args.run, args.out, args.label, args.per_task, args.reuse)
     elif args.command == "make":
         make_cases(args.folder, args.out)
     elif args.command == "make-dokuwiki":

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from guigraph.compiler.stitch import PlanChoice
     from guigraph.envs.conventions import Conventions
     from guigraph.graph.kb import KnowledgeBase
+    from guigraph.graph.records import Edge, Trace
+    from guigraph.types import Observation
 
 PLAN_CASES = "plans.jsonl"
 SLOT_CASES = "slots.jsonl"
@@ -47,6 +49,8 @@ TEMPLATES_FILE = "templates.json"
 WORLD_FILE = "world.json"
 #: The folder's own knowledge base.
 KB_FOLDER = "kb"
+#: Case id -> the screen its episode starts on (``load_screens``); none: planned without one.
+SCREENS_FILE = "screens.jsonl"
 
 
 @dataclass(frozen=True)
@@ -73,10 +77,14 @@ def load_world(folder: Path) -> CorpusWorld:
     return CorpusWorld(str(data["world"]), str(data["label"]))
 
 
+#: Corpus worlds that are web pages, planned under the web's conventions.
+WEB_WORLDS = ("dokuwiki", "miniwob")
+
+
 def world_conventions(world: str, skin: str = "standard") -> Conventions:
     """The conventions ``world``'s environment sets for an episode (``Env.conventions``), so
     that a plan made without the world is the one its episode makes: a SimPhone skin's, the
-    web's for DokuWiki (no home screen: the wiki's page is the only app), or the desktop's
+    web's for DokuWiki and MiniWoB++ (no home screen: the page is the only app), or the desktop's
     (``envs.desktop.conventions``: applications opened from their entries, no ids)."""
     if world == "desktop":
         from guigraph.envs.desktop.conventions import DESKTOP
@@ -86,11 +94,12 @@ def world_conventions(world: str, skin: str = "standard") -> Conventions:
         from guigraph.envs.simphone.skins import skin_conventions
 
         return skin_conventions(skin)
-    if world == "dokuwiki":
+    if world in WEB_WORLDS:
         from guigraph.envs.conventions import WEB
 
         return WEB
-    raise ConfigError(f"unknown corpus world {world!r}: known are simphone, dokuwiki, desktop")
+    known = ", ".join(("simphone", "desktop", *WEB_WORLDS))
+    raise ConfigError(f"unknown corpus world {world!r}: known are {known}")
 
 
 @dataclass(frozen=True)
@@ -210,10 +219,12 @@ def signature(choice: PlanChoice | None, templates: Mapping[str, str]) -> PlanSi
 
 
 def plan_signature(
-    kb: KnowledgeBase, view: GraphView, instruction: str, templates: Mapping[str, str]
-) -> PlanSignature:
+    kb: KnowledgeBase, view: GraphView, instruction: str, templates: Mapping[str, str],
+    screen: Observation | None = None,
+) -> PlanSignature:  # fmt: skip
     """The plan the model-free team makes for ``instruction`` (retrieval, then the policy's
-    ranking), before it acts: the active conventions are the caller's."""
+    ranking), before it acts: the active conventions are the caller's. With the ``screen``
+    the episode starts on, the plan as the policy starts it there (``start_in``)."""
     from guigraph.agents.team import TeamOptions, rule_team
     from guigraph.choices import Memory
     from guigraph.types import Task
@@ -222,6 +233,8 @@ def plan_signature(
     task = Task("corpus", instruction)
     team.planner.plan(task, team.context(task))
     policy = getattr(team.planner, "policy", None)
+    if policy is not None and screen is not None:
+        start_on(policy, screen)
     return signature(policy.state.choice if policy is not None else None, templates)
 
 
@@ -275,12 +288,13 @@ class Outcome:
 
 def run_plan_cases(
     cases: Iterable[PlanCase], kb: KnowledgeBase, view: GraphView,
-    templates: Mapping[str, str], label: str,
+    templates: Mapping[str, str], label: str, screens: Mapping[str, Observation] | None = None,
 ) -> list[Outcome]:  # fmt: skip
     """Every case judged on this KB; ``held`` is what the case recorded for ``label``."""
     outcomes = []
     for case in cases:
-        plan = plan_signature(kb, view, case.instruction, templates)
+        screen = (screens or {}).get(case.case_id)
+        plan = plan_signature(kb, view, case.instruction, templates, screen)
         verdict = judge(case, plan)
         if verdict.passed and case.episode is False:
             # The plan looks right and its episode failed: what went wrong is not in the plan
@@ -303,7 +317,7 @@ def run_on_kb(
 
     world = load_world(folder).world
     with KnowledgeBase.open(kb_path) as kb, conventions.using(world_conventions(world, skin)):
-        return run_plan_cases(cases, kb, GraphView.load(kb), templates, label)
+        return run_plan_cases(cases, kb, GraphView.load(kb), templates, label, load_screens(folder))
 
 
 def run_folder(folder: Path) -> list[Outcome]:
@@ -340,3 +354,52 @@ def load_templates(folder: Path) -> dict[str, str]:
     for path in sorted((folder / "truth").glob("*.json")):
         found[path.stem] = str(json.loads(path.read_text()).get("template_id", ""))
     return found
+
+
+def trace_signature(trace: Trace, edges: Mapping[int, Edge]) -> PlanSignature:
+    """What a recorded run did, as a plan's signature: its apps, the texts it typed (each
+    ``{slot}`` filled with the value the run typed there) and the labels it tapped. Which of
+    a task's values its demonstrations put in are the values a plan for it must put in."""
+    values = {key.slot: value for key, value in trace.values.items()}
+    typed, labels = [], []
+    for _, _, template in trace.recorded_actions(edges):
+        if template.text is not None:
+            typed.append(re.sub(r"\{(\w+)\}", lambda m: values.get(m[1], m[0]), template.text))
+        if template.taps:
+            labels.append(template.target_label)
+    return PlanSignature(trace.apps, (), tuple(typed), tuple(labels))
+
+
+def start_on(policy: Any, screen: Observation) -> None:
+    """The policy's plan as it starts on ``screen``, the way an episode's first step does
+    (the page on the screen, its targets)."""
+    from guigraph.agents.observer import RuleObserver
+
+    policy.start_in(RuleObserver().observe(screen, None))
+
+
+def screen_line(case_id: str, screen: Observation) -> str:
+    """One line of ``screens.jsonl``: a case's first screen, its UI tree without pixels."""
+    row = {
+        "case_id": case_id, "app": screen.app, "size": [screen.screen.width, screen.screen.height],
+        "elements": [element.to_dict() for element in screen.elements or ()],
+    }  # fmt: skip
+    return json.dumps(row, ensure_ascii=False, sort_keys=True)
+
+
+def load_screens(folder: Path) -> dict[str, Observation]:
+    """Case id -> the screen its episode starts on, from a corpus folder's ``screens.jsonl``."""
+    from guigraph.geometry import ScreenSize
+    from guigraph.types import Observation, UIElement
+
+    path = folder / SCREENS_FILE
+    if not path.exists():
+        return {}
+    return {
+        str(row["case_id"]): Observation(
+            ScreenSize(*row["size"]),
+            elements=tuple(UIElement.from_dict(e) for e in row["elements"]),
+            app=row.get("app"),
+        )
+        for row in _rows(path)
+    }
