@@ -1,9 +1,8 @@
 import pytest
 
 from guigraph.compiler.slots import (
+    _beside_anchors,
     _kindred_names,
-    _names_after_cue,
-    _possessors_of_cue,
     align_value,
     clauses,
     content_word_counts,
@@ -483,8 +482,8 @@ def test_a_title_follows_the_same_cue_word_in_another_word_order_over_its_plain_
     assert fill_slot("Call mom", old, new) == "Doctor visit"
     # A name of capitalized words takes none of the plain words after it; a title does.
     later = "Please set an alarm called Bus today for 22:00"
-    assert _names_after_cue("Meds", "Set an alarm for 07:45 called Meds", later) == ["Bus"]
-    assert _names_after_cue("Call mom", old, later) == ["Bus today"]
+    assert _beside_anchors("Meds", "Set an alarm for 07:45 called Meds", later) == ["Bus"]
+    assert _beside_anchors("Call mom", old, later) == ["Bus today"]
 
 
 def test_a_plain_value_comes_before_the_same_meaningful_word_in_another_word_order() -> None:
@@ -497,15 +496,29 @@ def test_a_plain_value_comes_before_the_same_meaningful_word_in_another_word_ord
     assert fill_slot("jazz", old, "Open an article on dailyfacts.net") is None
 
 
+def test_a_page_name_stands_beside_the_same_word_on_the_side_free_of_glue() -> None:
+    old = "Find the page budget with the search box and open it"
+    new = "Use the search to find the support page and open it"
+    assert fill_slot("budget", old, new) == "support"
+    # As many plain words as the recorded value had, where the glue is further away; and a
+    # name after a word giving it, past that word.
+    old = "Log in and create the page hiking with the text Bring a map and water."
+    new = "Please log in and write a page surfing whose content is Wax the board."
+    assert fill_slot("hiking", old, new) == "surfing"
+    old = "Look up what the Pique watch costs on ShopMall and save it in a note To do"
+    new = "Record the cost of the Atlas watch in a note named Reading list"
+    assert _beside_anchors("To do", old, new) == ["Reading list"]
+
+
 def test_a_name_owning_the_cue_word_stands_where_the_recorded_name_came_after_it() -> None:
     old = "What is the weather like in Denver?"
     assert fill_slot("Denver", old, "Show me Rome's weather") == "Rome"
     assert fill_slot("Denver", old, "Show me New York's weather") == "New York"
     # The sentence's first word has its capital from the sentence; and the recorded name must
     # have come after the cue word.
-    assert _possessors_of_cue("Denver", old, "Today's weather, please") == []
+    assert _beside_anchors("Denver", old, "Today's weather, please") == []
     before = "Denver weather: what is it like?"
-    assert _possessors_of_cue("Denver", before, "Show me Rome's weather") == []
+    assert _beside_anchors("Denver", before, "Show me Rome's weather") == []
 
 
 def test_a_pronoun_after_a_question_stands_for_the_one_name_the_question_holds() -> None:
@@ -637,10 +650,8 @@ def test_a_quoted_slot_takes_no_word_of_the_frame() -> None:
 
 
 def test_a_recorded_value_without_words_stands_nowhere_among_the_words() -> None:
-    from guigraph.compiler.slots import _names_after_cue
-
     # "♥♥♥" has no word: it used to fail an IndexError that ended a whole evaluation.
-    found = _names_after_cue("♥♥♥", 'Click on the "♥♥♥" button.', 'Click on the "確定" button.')
+    found = _beside_anchors("♥♥♥", 'Click on the "♥♥♥" button.', 'Click on the "確定" button.')
     assert found == []
 
 
@@ -721,9 +732,9 @@ def test_a_language_without_possessive_endings_finds_no_name_owning_the_cue_word
     from guigraph.language.english import ENGLISH
 
     old = "What is the weather like in Denver?"
-    assert _possessors_of_cue("Denver", old, "Show me Rome's weather") == ["Rome"]
+    assert _beside_anchors("Denver", old, "Show me Rome's weather") == ["Rome"]
     with tables.using(replace(ENGLISH, possessive_suffixes=())):
-        assert _possessors_of_cue("Denver", old, "Show me Rome's weather") == []
+        assert _beside_anchors("Denver", old, "Show me Rome's weather") == []
 
 
 def test_a_pronoun_after_a_one_word_clause_stands_for_nothing() -> None:

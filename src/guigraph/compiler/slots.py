@@ -692,34 +692,27 @@ def _known_named(request: _Request) -> str | None:
 
 
 def _by_kind(request: _Request) -> str | None:
-    example, old, new = request.example, request.old_instruction, request.new_instruction
-    foreign, seen = request.refused, request.seen
-    found: str | None = None
-    if _is_name(words(example)):
+    example, new, seen = request.example, request.new_instruction, request.seen
+    parts = words(example)
+    found = None
+    if _is_name(parts):
         # "I love Paper Roads; like it" does not align with "Like the song Paper Lights", but
         # "Paper Roads" is a name made of words the field's names use: a song by its kind.
         # "Make a new alarm - Laundry - going off at 15:30": a name set off by dashes is the
         # thing named, as a quoted one would be.
         set_off = _DASHED.findall(normalize_units(new))
-        found = (
-            _the_one(_kindred_names(new, seen), foreign)
-            or _the_one([name for name in set_off if _is_name(words(name))], foreign)
-            or _the_one(_names_after_cue(example, old, new), foreign)
-            or _the_one(_possessors_of_cue(example, old, new), foreign)
+        found = _the_one(_kindred_names(new, seen), request.refused) or _the_one(
+            [name for name in set_off if _is_name(words(name))], request.refused
         )
-    elif _is_named_thing(words(example)):
+    elif _is_named_thing(parts):
         # "Put the Pique headphones into my cart" does not align with "Add the Zephyr lamp to
         # my cart", but a name and the head noun of known things is a thing of that kind.
-        found = _the_one(_kindred_things(new, seen), foreign) or _the_one(
-            _names_after_cue(example, old, new), foreign
-        )
-    elif example == example.lower() and not any(c.isdigit() for c in example):
-        # "Email Chen the headline of the [jazz] article ..." / "Could you find the [coffee]
-        # article on dailyfacts.net ...": a plain value before the same meaningful word.
-        found = _the_one(_words_before_cue(example, old, new), foreign) or _the_one(
-            _words_after_cue(example, old, new), foreign
-        )
-    return found or None
+        found = _the_one(_kindred_things(new, seen), request.refused)
+    elif example != example.lower() or any(map(str.isdigit, example)):
+        return None  # plain words only: "Email Chen the headline of the [jazz] article"
+    if found:
+        return found
+    return _the_one(_beside_anchors(example, request.old_instruction, new), request.refused)
 
 
 def _same_shape(request: _Request) -> str | None:
@@ -744,115 +737,115 @@ _WAYS: tuple[Callable[[_Request], str | _End | None], ...] = (
 )  # fmt: skip
 
 
-def _names_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
-    """Names right after the meaningful word the recorded name came after, where the new
-    instruction says that word once: "Set an alarm for 07:45 called [Meds]" / "Please set
-    an alarm called [Laundry] for 22:00", whose other word order the alignment loses."""
-    old, new, value = words(old_instruction), words(new_instruction), words(example)
-    cues = {old[start - 1].lower() for start, _ in _spans(old, value) if start > 0}
-    cues -= stopwords()
-    lowered = [w.lower() for w in new]
-    naming = _language().naming_words
-    if cues & naming:
-        # A word that names a thing is a cue whichever of them the task says ("a user mina
-        # named [Mina Okafor]" / "a user jonas called [Jonas Weber]").
-        cues |= naming
-    found = []
-    for cue in cues:
-        if lowered.count(cue) != 1:
-            continue
-        after = new[lowered.index(cue) + 1 :]
-        if not after or not after[0][:1].isupper():
-            continue
-        name = _name_at_start(after, plain=any(not w[:1].isupper() for w in value))
-        if len(name) <= len(value) + 2:
-            found.append(_as_written(" ".join(name), new_instruction))
-    return found
+#: How many words longer than the recorded value a value found beside an anchor may be.
+ANCHOR_SLACK = 1
 
 
-def _possessors_of_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
-    """Names owning the meaningful word the recorded name came after, where both instructions
-    say that word once: "What is the weather like in [Denver]?" / "Show me [Rome]'s weather".
-    A name opening the sentence is none: its capital is the sentence's ("Today's weather")."""
+@dataclass(frozen=True)
+class Anchor:
+    """A meaningful word the recorded value stood beside, the value after it (``value_after``)
+    or before it; ``next_to`` it, or anywhere after it for a name that may own it."""
+
+    word: str
+    value_after: bool
+    next_to: bool = True
+
+
+def _beside_anchors(example: str, old_instruction: str, new_instruction: str) -> list[str]:
+    """Values of the recorded value's shape beside the words it stood beside, where another
+    word order lost the alignment: "an alarm for 07:45 called [Meds]" / "an alarm called
+    [Laundry] for 22:00" (any word giving a name: "a user mina named [Mina Okafor]" / "a user
+    jonas called [Jonas Weber]"); "the [jazz] article on wikiverse.org" / "find the [coffee]
+    article"; "the page [hiking] with the text" / "a page called [surfing] whose content is".
+    Where glue stands on the anchor's side, the other side: "find the page [budget]" / "find
+    the [support] page"; an owner its possessive joins to the anchor: "What is the weather
+    like in [Denver]?" / "Show me [Rome]'s weather"."""
     language = _language()
-    possessive = _possessive(language.possessive_suffixes)
-    if possessive is None:
-        return []
     old, new, value = words(old_instruction), words(new_instruction), words(example)
-    old_lowered, lowered = [w.lower() for w in old], [w.lower() for w in new]
-    starts = [start for start, _ in _spans(old, value)]
+    lowered = [w.lower() for w in _unpossessed(new, language)]
     found = []
-    for i in range(1, len(new) - 1):
-        owner = possessive.sub("", new[i])
-        cue = lowered[i + 1]
-        if owner == new[i] or not owner[:1].isupper() or cue in language.stopwords:
-            continue
-        if lowered.count(cue) != 1 or old_lowered.count(cue) != 1:
-            continue
-        if not any(old_lowered.index(cue) < start for start in starts):
-            continue
-        name = [owner]
-        for word in reversed(new[1:i]):
-            if not word[:1].isupper() or word.lower() in language.stopwords:
-                break
-            name.insert(0, word)
-        if len(name) <= len(value) + 2:
-            found.append(" ".join(name))
-    return found
-
-
-def _words_before_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
-    """Plain words right before the meaningful word the recorded value came before, where
-    both instructions say that word once, back to the first word of the language's glue:
-    "the [jazz] article on wikiverse.org" / "find the [coffee] article on dailyfacts.net"."""
-    old, new, value = words(old_instruction), words(new_instruction), words(example)
-    empty = stopwords()
-    old_lowered, lowered = [w.lower() for w in old], [w.lower() for w in new]
-    found = []
-    for _, end in _spans(old, value):
-        if end >= len(old) or old_lowered[end] in empty:
-            continue
-        cue = old_lowered[end]
-        if old_lowered.count(cue) != 1 or lowered.count(cue) != 1:
-            continue
-        before = new[: lowered.index(cue)]
-        run = list(itertools.takewhile(lambda w: w.lower() not in empty, reversed(before)))
-        run.reverse()
-        if run and len(run) <= len(value) + 1 and all(w == w.lower() for w in run):
-            found.append(" ".join(run))
-    return found
-
-
-def _words_after_cue(example: str, old_instruction: str, new_instruction: str) -> list[str]:
-    """As many plain words as the recorded value had, right after the meaningful word it came
-    after (past a word that gives a name), where both instructions say that word once:
-    "create the page [hiking] with the text ..." / "write a page [surfing] whose content is
-    ..." (the words around the value changed, so the alignment has no anchor)."""
-    old, new, value = words(old_instruction), words(new_instruction), words(example)
-    empty, naming = stopwords(), _language().naming_words
-    old_lowered, lowered = [w.lower() for w in old], [w.lower() for w in new]
-    found = []
-    for start, _ in _spans(old, value):
-        cue_at = start - 1
-        while cue_at >= 0 and old_lowered[cue_at] in naming:
-            cue_at -= 1
-        if cue_at < 0 or old_lowered[cue_at] in empty:
-            continue
-        cue = old_lowered[cue_at]
-        if old_lowered.count(cue) != 1 or lowered.count(cue) != 1:
-            continue
-        at = lowered.index(cue) + 1
-        while at < len(new) and lowered[at] in naming:
-            at += 1
-        if at < len(new) and lowered[at] in empty:
-            # The cue names its thing from the other side now ("the [support] page" where
-            # the recorded task said "the page [budget]").
-            at = lowered.index(cue) - len(value)
-        run = new[max(at, 0) : at + len(value)] if at >= 0 else []
-        plain = all(w == w.lower() and not any(c.isdigit() for c in w) for w in run)
-        if len(run) == len(value) and plain and not {w.lower() for w in run} & (empty | naming):
-            found.append(" ".join(run))
+    for anchor in _anchors(old, value, lowered, language):
+        at, after = lowered.index(anchor.word), anchor.value_after
+        span = _value_beside(new, at, after, value, language) if anchor.next_to else []
+        beside = lowered[at + 1 : at + 2] if after else lowered[max(at - 1, 0) : at]
+        if not span and not (anchor.next_to and beside and beside[0] not in language.stopwords):
+            span = _value_beside(new, at, not after, value, language)
+        if span:
+            found.append(_as_written(" ".join(span), new_instruction))
     return list(dict.fromkeys(found))
+
+
+def _anchors(
+    old: list[str], value: list[str], new_lowered: list[str], language: Language
+) -> list[Anchor]:
+    """The words the recorded value stood beside that carry meaning and both instructions say
+    once. A plain value's: the word before it, past words giving a name, and the word after
+    it. A name follows the word introducing it: the words giving a name where one gave it
+    its own, else the word before it; and any word before it, which it may own."""
+    lowered = [w.lower() for w in _unpossessed(old, language)]
+    naming, named = language.naming_words, bool(value) and value[0][:1].isupper()
+    once = {w for w in lowered if lowered.count(w) == new_lowered.count(w) == 1}
+    shared = once - language.stopwords
+
+    found: list[Anchor] = []
+    for start, end in _spans(old, value):
+        at = start - 1
+        while at >= 0 and lowered[at] in naming:
+            at -= 1
+        if at < start - 1:
+            found += [Anchor(w, True) for w in sorted(naming)]
+        if at >= 0 and lowered[at] in shared and not (named and at < start - 1):
+            found.append(Anchor(lowered[at], True))
+        if _is_name(value):
+            found += [Anchor(w, True, next_to=False) for w in lowered[:start] if w in shared]
+        if not named and end < len(lowered) and lowered[end] in shared:
+            found.append(Anchor(lowered[end], False))
+    return [a for a in dict.fromkeys(found) if new_lowered.count(a.word) == 1]
+
+
+def _value_beside(
+    tokens: list[str], at: int, after: bool, value: list[str], language: Language
+) -> list[str]:
+    """The words of ``value``'s shape right after ``tokens[at]`` (past words giving a name) or
+    right before it. A name: its capitalized words (``_name_at_start``); before the anchor,
+    only an owner, never the first word, whose capital is the sentence's ("Today's
+    weather"). Plain words: up to the glue if within ``ANCHOR_SLACK`` words of the recorded
+    value's length, else as many as it had ("a page [fishing] whose content is ...")."""
+    naming, empty = language.naming_words, language.stopwords
+    if after:
+        at += 1
+        while at < len(tokens) and tokens[at].lower() in naming:
+            at += 1
+    side = tokens[at:] if after else tokens[:at][::-1]
+    if side and value[0][:1].isupper():
+        name = _name_beside(side, after, value, language)
+        return name if len(name) <= len(value) + ANCHOR_SLACK else []
+    glue = empty | naming
+    plain = [w == w.lower() and not any(map(str.isdigit, w)) and w not in glue for w in side]
+    size = plain.index(False) if False in plain else len(side)
+    run, at_glue = side[:size], size == len(side) or side[size].lower() in empty
+    if len(run) < len(value):
+        return []
+    run = run if at_glue and len(run) <= len(value) + ANCHOR_SLACK else run[: len(value)]
+    return run if after else run[::-1]
+
+
+def _name_beside(side: list[str], after: bool, value: list[str], language: Language) -> list[str]:
+    """The name ``side`` (the words after the anchor, or before it nearest first) opens with."""
+    possessive = _possessive(language.possessive_suffixes)
+    owner = possessive.sub("", side[0]) if possessive else side[0]
+    if after:
+        name = _name_at_start(side, plain=not _is_name(value))
+    elif owner != side[0] and len(side) > 1:
+        more = itertools.takewhile(
+            lambda w: w[:1].isupper() and w.lower() not in language.stopwords, side[1:-1]
+        )
+        name = [*reversed(list(more)), owner]
+    else:
+        return []
+    if possessive:
+        name[-1] = possessive.sub("", name[-1]) or name[-1]
+    return name if (name[0] if after else owner)[:1].isupper() else []
 
 
 #: How many words may stand between a word marking a thing as new and its name ("a new
