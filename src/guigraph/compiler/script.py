@@ -19,7 +19,6 @@ from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
     align_value,
-    bare_words,
     clauses,
     content_words,
     is_name,
@@ -33,6 +32,7 @@ from guigraph.graph.records import SlotKey, TextSource
 from guigraph.language import tables
 from guigraph.language.casing import in_field_case
 from guigraph.language.parse import QUOTED as _QUOTED
+from guigraph.language.parse import parse
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
@@ -529,7 +529,8 @@ class _Binder:
     def _leave_open(self, recorded: str) -> None:
         """A typed value of the task left unfilled (noted for a tap that shows it again)."""
         self.binding.unfilled += 1
-        self.left_open.add(bare_words(recorded))
+        # Its words, case and marks aside: the link ":Theatre" shows the "theatre" typed.
+        self.left_open.add(parse(recorded).lowered)
 
     def _leave_tap_open(self, value: str, marked: bool) -> None:
         """A tapped value of the task left unfilled, counted once with the typing before it
@@ -537,7 +538,7 @@ class _Binder:
         ":name" tapped: one value the binding lacks). An unmarked result tapped after a search
         still counts again: the run picked it among what it found, a second use of a value the
         task never gave (a product searched and chosen in a task that names none)."""
-        if not (marked and bare_words(value) in self.left_open):
+        if not (marked and parse(value).lowered in self.left_open):
             self.binding.unfilled += 1
 
     def _leftover_text(self) -> _Leftover | None:

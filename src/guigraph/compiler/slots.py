@@ -139,12 +139,6 @@ def words(text: str) -> list[str]:
     return list(parse(text).words)  # a copy: callers may change their list
 
 
-def bare_words(text: str) -> tuple[str, ...]:
-    """``text``'s words, case and the marks around and between them aside: the link ":Theatre"
-    writes the "theatre" a run typed."""
-    return tuple(word.lower() for word in words(text))
-
-
 def _words(text: str, language: Language) -> tuple[str, ...]:
     return parse(text, language).words
 

@@ -41,7 +41,6 @@ from guigraph.compiler.script import (
     trace_script,
 )
 from guigraph.compiler.slots import (
-    bare_words,
     clauses,
     content_word_counts,
     content_words,
@@ -54,6 +53,7 @@ from guigraph.compiler.values import ValueIndex, label_in_instruction
 from guigraph.envs import conventions
 from guigraph.graph.records import TextSource
 from guigraph.language import tables
+from guigraph.language.parse import parse
 from guigraph.types import ActionType, id_less_key_app
 
 if TYPE_CHECKING:
@@ -287,9 +287,11 @@ def _taps_new_things(steps: Sequence[ScriptStep], instruction: str) -> int:
     tapped = {
         s.label for s in steps if s.template.taps and s.label and s.label != s.template.target_label
     }
-    typed = {bare_words(s.text) for s in steps if s.template.type is ActionType.TYPE and s.text}
+    # Compared by words, case and marks aside: the link ":Theatre" shows the "theatre" typed.
+    typed = {parse(s.text).lowered for s in steps if s.template.type is ActionType.TYPE and s.text}
     return sum(
-        introduced_as_new(label, instruction) and bare_words(label) not in typed for label in tapped
+        introduced_as_new(label, instruction) and parse(label).lowered not in typed
+        for label in tapped
     )
 
 
