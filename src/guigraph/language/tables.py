@@ -77,8 +77,6 @@ _ACTIVE: ContextVar[Language | None] = ContextVar("guigraph_task_language", defa
 
 def register(language: Language) -> Language:
     _REGISTERED[language.code] = language
-    _votes.cache_clear()
-    _of.cache_clear()
     _language_of.cache_clear()
     return language
 
@@ -123,25 +121,6 @@ def using(language: Language) -> Iterator[Language]:
         _ACTIVE.reset(token)
 
 
-@functools.lru_cache(maxsize=16384)
-def _votes(text: str) -> tuple[tuple[str, int], ...]:
-    said = [w.lower() for w in WORD.findall(text)]
-    return tuple(
-        (code, sum(w in language.stopwords for w in said))
-        for code, language in sorted(_REGISTERED.items())
-    )
-
-
-@functools.lru_cache(maxsize=16384)
-def _of(text: str, fallback: str) -> str:
-    votes = dict(_votes(text))
-    best = max(votes.values(), default=0)
-    winners = [code for code, n in votes.items() if n == best]
-    if best == 0 or len(winners) > 1:
-        return fallback if fallback in winners or best == 0 else winners[0]
-    return winners[0]
-
-
 def of(text: str) -> Language:
     """The language ``text`` is written in: the registered one whose function words it says
     most; a text that says none (a name, "Play Blue Roads") or as many of two is read in
@@ -151,7 +130,17 @@ def of(text: str) -> Language:
 
 @functools.lru_cache(maxsize=16384)
 def _language_of(text: str, fallback: Language) -> Language:
-    code = _of(text, fallback.code)
+    said = [w.lower() for w in WORD.findall(text)]
+    votes = {
+        code: sum(w in language.stopwords for w in said)
+        for code, language in sorted(_REGISTERED.items())
+    }
+    best = max(votes.values(), default=0)
+    winners = [code for code, n in votes.items() if n == best]
+    # A text saying no function word, or as many of the task's language as of another, is
+    # read in the task's language.
+    keep = best == 0 or (len(winners) > 1 and fallback.code in winners)
+    code = fallback.code if keep else winners[0]
     # The task's own language object where the codes agree (a variant of its tables, in a
     # test, stays in force).
     return fallback if code == fallback.code else _REGISTERED.get(code, fallback)
