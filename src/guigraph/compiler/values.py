@@ -15,15 +15,19 @@ from typing import TYPE_CHECKING
 
 from guigraph.compiler.slots import normalize_units, stopwords, value_shape, words
 from guigraph.graph.records import SlotKey
+from guigraph.language import tables
 from guigraph.language.casing import Casing
 from guigraph.types import ActionType
 
 if TYPE_CHECKING:
     from guigraph.graph.records import Edge, Trace
+    from guigraph.language.tables import Language
 
 Site = tuple[int, str]
-#: Instructions whose named values are remembered at once (``ValueIndex.names_said``).
+#: Instructions whose named values are remembered at once (``ValueIndex.names_said``), and
+#: tapped labels whose verdict is (``ValueIndex.is_value_label``).
 SAID_MEMO = 4096
+LABEL_MEMO = 16384
 #: A site with fewer recorded values is too small to tell a kind by.
 SMALL_SITE = 3
 #: A tapped label is a value when at least this share of the runs tapping it named it.
@@ -108,6 +112,7 @@ class ValueIndex:
         self._tap_kin: dict[str, frozenset[str]] | None = None
         self._by_shape: dict[str, list[str]] | None = None
         self._said: dict[str, tuple[str, ...]] = {}
+        self._value_labels: dict[tuple[int, str, str, Language], bool] = {}
         self._on_24_hour_clock: bool | None = None
         #: state -> runs that tapped something there
         self.visits: dict[int, int] = defaultdict(int)
@@ -128,6 +133,7 @@ class ValueIndex:
         self._by_shape = None
         self._on_24_hour_clock = None
         self._said.clear()
+        self._value_labels.clear()
         self._site_keys.clear()
         self._holder_kinds.clear()
         self._foreign.clear()
@@ -434,7 +440,19 @@ class ValueIndex:
         label is a value somewhere else too (a share sheet seen once, with a contact that was
         also typed into Messages). A label the run named within marks (the link ":hiking" of
         the page "hiking") counts as named (``named_part``).
+
+        Remembered per (state, label, recorded instruction, task language): every task that
+        retrieves a recorded run asks it again for each of the run's taps.
         """
+        key = (node, label, instruction, tables.default())
+        known = self._value_labels.get(key)
+        if known is None:
+            if len(self._value_labels) >= LABEL_MEMO:
+                self._value_labels.clear()  # an evaluation of many tasks: keep it bounded
+            known = self._value_labels[key] = self._is_value_label(node, label, instruction)
+        return known
+
+    def _is_value_label(self, node: int, label: str, instruction: str) -> bool:
         if not named_part(label, instruction)[1] or not self._named_as_value(node, label):
             return False
         site = (node, "click")
