@@ -484,7 +484,7 @@ class _Binder:
             text = text.replace(marker, new)
         if dropped:  # no gap left where the donor's part was ("{text3}", not " {text3}")
             text = re.sub(r" {2,}", " ", text).strip(" ")
-        return replace(step, text=text, screen_slots=tuple(screen), bound_values=bound)
+        return _restep(step, text=text, screen_slots=tuple(screen), bound_values=bound)
 
     def _fill_typed(
         self, recorded: str, site: Site, app: str | None, titled: bool, beside_read: bool
@@ -520,11 +520,11 @@ class _Binder:
         new = self._fill(value, (step.node, "click"), step.app)
         if new is None:
             self._leave_tap_open(value, marked=bool(before or after))
-            return replace(step, open_value=True)
+            return _restep(step, open_value=True)
         self.binding.claimed |= content_words(new) & self.new_words
         new = before + new + after
         self.pairs.append((label, new))
-        return replace(step, label=new)
+        return _restep(step, label=new)
 
     def _leave_open(self, recorded: str) -> None:
         """A typed value of the task left unfilled (noted for a tap that shows it again)."""
@@ -604,7 +604,16 @@ class _Binder:
         typed = [(values[key], new) for key in values if (new := _typed_value(key, steps))]
         found = tuple((old, new) for old, new in self.pairs + typed if old and new)
         task = frozenset(self.new_words)
-        self.binding.steps = [replace(s, replacements=found, task_words=task) for s in steps]
+        self.binding.steps = [_restep(s, replacements=found, task_words=task) for s in steps]
+
+
+def _restep(step: ScriptStep, **changes: object) -> ScriptStep:
+    """``replace(step, **changes)`` without running ``ScriptStep.__init__`` again: a binding
+    copies every step of every run a task retrieves, and ``replace`` (which checks every
+    field) was a large part of that."""
+    copy = object.__new__(ScriptStep)
+    copy.__dict__.update(step.__dict__, **changes)
+    return copy
 
 
 def _open_values(binding: Binding, trace: Trace) -> list[str]:
