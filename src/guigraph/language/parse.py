@@ -89,12 +89,27 @@ class ParsedTask:
         return any(c.isalpha() for c in self.text) and self.text == self.text.lower()
 
 
+#: (text, language code) -> the text parsed (``parse``).
+_PARSED: dict[tuple[str, str], ParsedTask] = {}
+PARSE_MEMO = 16384
+
+
 def parse(text: str, language: Language | None = None) -> ParsedTask:
     """``text`` parsed in ``language`` (default: the language it is written in)."""
-    return _parse(text, language or tables.of(text))
+    language = language or tables.of(text)
+    # Keyed by the language's code, the language itself checked by identity (a test's
+    # variant of a language has its code): hashing a language is a call of its own, and
+    # planning asks for the same few texts a million times.
+    key = (text, language.code)
+    known = _PARSED.get(key)
+    if known is not None and known.language is language:
+        return known
+    if len(_PARSED) >= PARSE_MEMO:
+        _PARSED.clear()  # an evaluation of many tasks: keep the memory bounded
+    parsed = _PARSED[key] = _parse(text, language)
+    return parsed
 
 
-@functools.lru_cache(maxsize=16384)
 def _parse(text: str, language: Language) -> ParsedTask:
     units = normalize_units(text, language)
     tokens = tuple(_tokens(units, language))

@@ -10,7 +10,6 @@ are read by kept libraries (``numbers.py``), not by tables here.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -73,11 +72,14 @@ NONE = Language("")
 
 _REGISTERED: dict[str, Language] = {}
 _ACTIVE: ContextVar[Language | None] = ContextVar("guigraph_task_language", default=None)
+#: (text, the task's language code) -> (the task's language, the text's) (``of``).
+_LANGUAGE_OF: dict[tuple[str, str], tuple[Language, Language]] = {}
+LANGUAGE_MEMO = 16384
 
 
 def register(language: Language) -> Language:
     _REGISTERED[language.code] = language
-    _language_of.cache_clear()
+    _LANGUAGE_OF.clear()
     return language
 
 
@@ -106,8 +108,11 @@ def _load_builtin() -> None:
 
 def default() -> Language:
     """The language of a text that shows none: the task's, else English."""
+    active = _ACTIVE.get()
+    if active is not None:
+        return active  # asked a million times a plan: the task's, without loading the others
     _load_builtin()
-    return _ACTIVE.get() or _REGISTERED["en"]
+    return _REGISTERED["en"]
 
 
 @contextmanager
@@ -125,11 +130,23 @@ def of(text: str) -> Language:
     """The language ``text`` is written in: the registered one whose function words it says
     most; a text that says none (a name, "Play Blue Roads") or as many of two is read in
     the task's language (:func:`default`)."""
-    return _language_of(text, default())
+    fallback = default()
+    # Remembered per text and fallback code, the fallback itself checked by identity (a test's
+    # variant of a language has its code): planning asks about the same few texts a million
+    # times, and hashing a language (a call of its own) was most of an answer.
+    key = (text, fallback.code)
+    known = _LANGUAGE_OF.get(key)
+    if known is not None and known[0] is fallback:
+        return known[1]
+    if len(_LANGUAGE_OF) >= LANGUAGE_MEMO:
+        _LANGUAGE_OF.clear()  # an evaluation of many tasks: keep the memory bounded
+    language = _language_of(text, fallback)
+    _LANGUAGE_OF[key] = (fallback, language)
+    return language
 
 
-@functools.lru_cache(maxsize=16384)
 def _language_of(text: str, fallback: Language) -> Language:
+    _load_builtin()
     said = [w.lower() for w in WORD.findall(text)]
     votes = {
         code: sum(w in language.stopwords for w in said)
