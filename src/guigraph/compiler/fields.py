@@ -53,6 +53,8 @@ def offered_fields(
     the words of its id or, where the world gives no ids, by the words ``learned`` for it,
     on the states recorded runs read it on (``read_at``): without ids, the player's artist
     line and the lyrics' first line can share one key, and only the latter was read."""
+    if not asked:
+        return []  # most tasks ask for no field: no state need be read
     world = conventions.active()
     offered: list[TextSource] = []
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}

@@ -459,6 +459,7 @@ def _with_end_punctuation(value: str, instruction: str, example: str) -> str:
     return value + match.group(1) if match else value
 
 
+@functools.lru_cache(maxsize=16384)  # the known values of a site are shaped again per task
 def value_shape(text: str) -> str:
     """Character classes with runs collapsed: "07:00" and "21:00" are both "d:d"."""
     classes = (
@@ -1047,15 +1048,20 @@ def _phrase(text: str, language: Language) -> str:
 def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> list[str]:
     """The ``values`` the instruction names as whole words, in the order given: the
     instruction's word n-grams are made once, not one search per value."""
-    # "Oslo's temperature" names Oslo.
     language = _language()
+    grams = _grams(instruction, language, longest)
+    return [v for v in values if _phrase(v, language) in grams]
+
+
+@functools.lru_cache(maxsize=1024)  # asked for each slot a task fills: made once per task
+def _grams(instruction: str, language: Language, longest: int) -> frozenset[str]:
+    # "Oslo's temperature" names Oslo.
     tokens = _unpossessed(_phrase(instruction, language).split(), language)
-    grams = {
+    return frozenset(
         " ".join(tokens[i : i + n])
         for n in range(1, longest + 1)
         for i in range(len(tokens) - n + 1)
-    }
-    return [v for v in values if _phrase(v, language) in grams]
+    )
 
 
 def _as_said(value: str, text: str) -> str:

@@ -248,7 +248,7 @@ def _single(context: _Context, item: RetrievedTrace, script: list[ScriptStep]) -
     # What the trace did, as its controls show it, for words no recorded task says.
     control_words = context.kb.control_words
     shown = shown_control_words(binding.steps, values, item.trace.instruction, control_words)
-    naming_apps = _named_apps(app_sequence(binding.steps), context.kb.aliases, wanted)
+    naming_apps = context.named_apps(app_sequence(binding.steps))
     shared = content_words(item.trace.instruction) | naming_apps | shown
     misfits = _misfits(app_sequence(binding.steps), context)
     inner = context.kb.inner_runs.get(item.trace.episode_id)
@@ -341,7 +341,7 @@ def _unmarked(app: str, context: _Context) -> bool:
     """The task says none of the words nearly every recorded use of ``app`` says, and does not
     name the app either ("mail it to Dana" names it where recorded tasks all say "email")."""
     marks, wanted = context.kb.markers.get(app, set()), context.wanted
-    return bool(marks) and not marks & wanted and not _named_apps([app], context.kb.aliases, wanted)
+    return bool(marks) and not marks & wanted and not context.named_apps([app])
 
 
 def _same_words(a: str, b: str) -> bool:
@@ -364,6 +364,16 @@ def _named_apps(apps: Sequence[str], aliases: Mapping[str, str], wanted: set[str
     return named
 
 
+def _naming_words(aliases: Mapping[str, str], wanted: set[str]) -> dict[str, frozenset[str]]:
+    """App -> the words of ``wanted`` that name it (``_named_apps`` of each app at once)."""
+    naming: dict[str, set[str]] = {}
+    for alias, app in aliases.items():
+        found = naming.setdefault(app, set())
+        for word in content_words(alias):
+            found |= {w for w in wanted if _word_matches(word, {w})}
+    return {app: frozenset(found) for app, found in naming.items()}
+
+
 @dataclass(frozen=True)
 class _Context:
     """The task as ranking reads it, beside what the knowledge base knows (``kb``)."""
@@ -380,6 +390,8 @@ class _Context:
     #: Recorded names the task says (a contact, a city; an app's name is none).
     names: Sequence[str]
     allow_stitching: bool
+    #: App -> the task's words naming it (``_named_apps``): asked for every piece weighed.
+    naming: Mapping[str, frozenset[str]]
 
     @classmethod
     def of(
@@ -394,10 +406,15 @@ class _Context:
         return cls(
             instruction, kb, fills, wanted, asked, asks_for_a_field,
             _marked_apps(kb.markers, wanted), names, allow_stitching,
+            _naming_words(kb.aliases, wanted),
         )  # fmt: skip
 
     def app_of(self, source: TextSource) -> str:
         return source_app(source, self.kb.id_apps)
+
+    def named_apps(self, apps: Sequence[str]) -> set[str]:
+        """Words of the task that name one of ``apps`` (``_named_apps``)."""
+        return {w for app in set(apps) for w in self.naming.get(app, ())}
 
     def bind(self, steps: Sequence[ScriptStep], trace: Trace) -> Binding:
         """``steps`` of ``trace`` bound to the task, every slot filled once per task."""
@@ -627,7 +644,7 @@ def _weighed(context: _Context, piece: _Piece, part: Sequence[ScriptStep]) -> _P
     reads for it and types from other apps, and what it costs."""
     app, binding, trace, kb = piece.app, piece.binding, piece.trace, context.kb
     near = _context_words(trace.instruction, part, trace) & context.wanted
-    named = _named_apps([app], context.kb.aliases, context.wanted)
+    named = context.named_apps([app])
     consumes = [
         source
         for step in binding.steps
