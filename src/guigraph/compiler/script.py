@@ -88,7 +88,8 @@ class ScriptStep:
 
     @property
     def home(self) -> bool:
-        return is_home(self.app)
+        # ``is_home`` without its own call: asked of every step of every script, many times.
+        return conventions.active().is_home(self.app)
 
     def slot_key(self, slot: str) -> SlotKey | None:
         """The key of this step's ``slot`` in its trace's values (None on a route)."""
@@ -784,9 +785,9 @@ def requoted(label: str, old_instruction: str, new_instruction: str) -> bool:
     where it stood ('Click on the "确定" button' / 'Click on the "♥♥♥" button'): the quoted
     label was the task's value, though its screen was recorded once with that one value."""
     quoted_old = [q.strip() for q in _QUOTED.findall(old_instruction)]
-    quoted_new = [q.strip() for q in _QUOTED.findall(new_instruction)]
     if label.strip() not in quoted_old:
-        return False
+        return False  # asked of every tap of every run: most recorded tasks quote nothing
+    quoted_new = [q.strip() for q in _QUOTED.findall(new_instruction)]
     new = align_value(label.strip(), old_instruction, new_instruction)
     if new is None:  # a text of no words ("♥♥♥") aligns with nothing: the one quoted
         return len(quoted_old) == len(quoted_new) == 1
