@@ -74,9 +74,13 @@ class Casing:
     instructions: dict[tuple[str, ...], tuple[bool, ...]] = field(default_factory=dict)
     #: The texts :meth:`restore` gave capitals to (bounded: one entry per task planned).
     _restored: dict[str, None] = field(default_factory=dict)
+    #: The last text restored, the language it was read in, and its capitals given back: a
+    #: task's context and its plan each restore it (``_restore_once``).
+    _last: tuple[str, tables.Language, str] | None = field(default=None, compare=False)
 
     def learn_text(self, text: str) -> None:
         """Count the words of a recorded instruction, those opening a sentence left out."""
+        self._last = None
         starts = _starts(text)
         named = []
         for match in _LETTERS.finditer(text):
@@ -90,6 +94,7 @@ class Casing:
     def learn_value(self, value: str) -> None:
         """Count the words of a recorded value with a capital ("Blue Roads", "Bike Repair for
         beginners"): a name's words as capitalized, and every word's place in it."""
+        self._last = None
         words = _LETTERS.findall(value)
         self.seen.update(w.lower() for w in words)
         capitals = "".join("A" if w[:1].isupper() else "a" for w in words)
@@ -116,7 +121,7 @@ class Casing:
         """``text`` with its capitals given back, if it has none at all; else ``text``."""
         if text != text.lower() or not any(c.isalpha() for c in text):
             return text
-        restored = self._restore(text)
+        restored = self._restore_once(text)
         self._restored[restored] = None
         while len(self._restored) > MAX_REMEMBERED:
             del self._restored[next(iter(self._restored))]
@@ -125,6 +130,17 @@ class Casing:
     def restored(self, text: str) -> bool:
         """Whether ``text`` is a task :meth:`restore` gave capitals (its writer gave none)."""
         return text in self._restored
+
+    def _restore_once(self, text: str) -> str:
+        """``_restore``, remembered for the last text (each restore searches every recorded
+        instruction for the nearest)."""
+        language = tables.of(text)
+        last = self._last
+        if last is not None and last[0] == text and last[1] is language:
+            return last[2]
+        restored = self._restore(text)
+        self._last = (text, language, restored)
+        return restored
 
     def _restore(self, text: str) -> str:
         stop = tables.of(text).stopwords
