@@ -6,14 +6,17 @@ resumes, and a file edited by hand still runs."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from typer.testing import CliRunner
 
 from guigraph.cli.main import app
+from guigraph.envs.base import Env, StepResult
 from guigraph.envs.simphone.env import SimPhone
-from guigraph.types import Task
+from guigraph.types import Action, ActionType, Observation, Task
 from guigraph.workflow.heal import GraphHealer
 from guigraph.workflow.runner import RunResult, run_workflow
 from guigraph.workflow.schema import parse_workflow
@@ -339,3 +342,53 @@ def test_update_revises_a_healed_otherwise_step_in_place(tmp_path: Path) -> None
     assert plus is not None and plus.id != "messages:id/new_chat"
     code, again = _run(str(tmp_path / "message.healed.yaml"), *args[:4], "--heal", "off")
     assert code == 0 and again["successes"] == 1 and again["healed_steps"] == []
+
+
+class _LateScreen:
+    """SimPhone whose screen after the first tap arrives one observation late: that tap
+    observes the screen before it, as a page still coming does on a loaded machine."""
+
+    def __init__(self, env: SimPhone) -> None:
+        self.env = env
+        self.late = True
+        self.shown: Observation | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.env, name)
+
+    def reset(self, task: Task, seed: int) -> Observation:
+        self.shown = self.env.reset(task, seed)
+        return self.shown
+
+    def step(self, action: Action) -> StepResult:
+        result = self.env.step(action)
+        stale, self.shown = self.shown, result.observation
+        if self.late and action.type is ActionType.CLICK and stale is not None:
+            self.late = False
+            return replace(result, observation=stale)
+        return result
+
+
+def test_a_screen_that_lands_late_is_waited_for_not_healed() -> None:
+    from guigraph.envs.simphone.templates import sent
+
+    env = SimPhone(popup_rate=0.0)
+    values = {"contact": "Alice", "body": "On my way"}
+    late = cast(Env, _LateScreen(env))
+    result = run_workflow(parse_workflow(MESSAGE), late, values, Task("t", "text"), 3)
+    assert result.completed and not result.healings, result.failure
+    assert sent(env.world, "Alice", "On my way")
+    taps = [e for e in result.events if e.kind == "step" and e.action.type is ActionType.CLICK]
+    waits = [e for e in result.events if e.action.type is ActionType.WAIT]
+    assert len(waits) == 1 and waits[0].step == 1  # one wait, before the contact's tap
+    assert len(taps) == 4  # Messages, Alice, the field, Send: none repeated
+
+
+def test_a_target_that_is_not_there_costs_one_wait() -> None:
+    env = SimPhone(popup_rate=0.0)
+    values = {"contact": "Alice", "body": "On my way"}
+    broken = MESSAGE.replace("messages:id/send', text: Send", "messages:id/gone', text: Gone")
+    result = run_workflow(parse_workflow(broken), env, values, Task("t", "text"), 3)
+    assert not result.completed and "target not found" in result.failure
+    waits = [e for e in result.events if e.action.type is ActionType.WAIT]
+    assert len(waits) == 1  # the screen stayed the same over it

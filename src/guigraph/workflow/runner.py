@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 #: Scrolls to reveal a target below the fold before the step counts as failed.
 MAX_REVEAL_SCROLLS = 3
+#: Waits for a target while the screen is still changing (a page that lands late), and each
+#: wait's length: a screen that stays the same over one wait ends the waiting.
+MAX_TARGET_WAITS = 4
+TARGET_WAIT_SECONDS = 0.5
 #: Where a step of a run stands in its file: (the file's step, index in its ``otherwise``).
 Origin = tuple[int, int | None]
 
@@ -216,13 +220,31 @@ class StepRunner:
         return None
 
     def find(self, index: int, target: Target) -> Found | None:
-        """The target on this screen, scrolling a list down to reveal it if need be."""
-        found = locate(target, self.driver.now, self.values)
+        """The target on this screen, once it stops changing, scrolling a list down to reveal
+        it if need be."""
+        found = self._wait_for(index, target)
         scrolls = 0
         while found is None and scrolls < MAX_REVEAL_SCROLLS and _scrolls(self.driver.now):
             before = self.driver.now.fingerprint
             self.driver.act(Action.scroll(ScrollDirection.UP), index, "reveal", "look further down")
             scrolls += 1
+            if self.driver.now.fingerprint == before:
+                break
+            found = locate(target, self.driver.now, self.values)
+        return found
+
+    def _wait_for(self, index: int, target: Target) -> Found | None:
+        """The target, waiting while the screen still changes: the page the last action
+        started may land after the screen was read (a redirect on a loaded machine), as a
+        person waits for it. A screen that stays the same over a wait will not bring the
+        target by waiting, so a target that is not there costs one wait."""
+        found = locate(target, self.driver.now, self.values)
+        waits = 0
+        while found is None and waits < MAX_TARGET_WAITS:
+            before = self.driver.now.fingerprint
+            wait = Action(ActionType.WAIT, seconds=TARGET_WAIT_SECONDS)
+            self.driver.act(wait, index, "settle", "the target is not there yet")
+            waits += 1
             if self.driver.now.fingerprint == before:
                 break
             found = locate(target, self.driver.now, self.values)
