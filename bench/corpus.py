@@ -270,18 +270,31 @@ def make_dokuwiki(run: Path, out: Path, label: str) -> None:
         traces = kb.traces()
     templates = recorded_workflows(traces, tasks)
     cases = wiki_cases(tasks, traces, templates)
+    cases, outcomes = judge_and_write(out, cases, templates, label, "DokuWiki")
+    if (run / RESULTS).exists():
+        cross_check(cases, outcomes, run / RESULTS)
+
+
+def judge_and_write(
+    out: Path,
+    cases: Sequence[corpus.PlanCase],
+    templates: dict[str, str],
+    label: str,
+    world: str,
+) -> tuple[list[corpus.PlanCase], list[corpus.Outcome]]:
+    """A world folder's cases judged on its KB, written with what held as ``label``, and the
+    failures printed: the cases as written and their outcomes."""
     outcomes = corpus.run_on_kb(out, cases, out / corpus.KB_FOLDER, templates, label)
     passed = {o.case_id: o for o in outcomes}
-    cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
-    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
+    held_cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
+    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in held_cases))
     (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
-    held = sum(c.held[label] for c in cases)
-    print(f"{len(cases)} DokuWiki plan cases written to {out}, {held} held as {label!r}")
+    held = sum(c.held[label] for c in held_cases)
+    print(f"{len(held_cases)} {world} plan cases written to {out}, {held} held as {label!r}")
     for outcome in outcomes:
         if not outcome.passed:
             print(f"  fails  {outcome.case_id}: {outcome.why}")
-    if (run / RESULTS).exists():
-        cross_check(cases, outcomes, run / RESULTS)
+    return held_cases, outcomes
 
 
 def strip_kb(source: Path, out: Path) -> None:
@@ -393,16 +406,7 @@ def make_desktop(run: Path, out: Path, label: str) -> None:
         traces = kb.traces()
     templates = desktop_workflows(traces)
     cases = desktop_cases(traces, templates)
-    outcomes = corpus.run_on_kb(out, cases, out / corpus.KB_FOLDER, templates, label)
-    passed = {o.case_id: o for o in outcomes}
-    cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
-    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
-    (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
-    held = sum(c.held[label] for c in cases)
-    print(f"{len(cases)} desktop plan cases written to {out}, {held} held as {label!r}")
-    for outcome in outcomes:
-        if not outcome.passed:
-            print(f"  fails  {outcome.case_id}: {outcome.why}")
+    cases, outcomes = judge_and_write(out, cases, templates, label, "desktop")
     if (run / "results.jsonl").exists():
         desktop_cross_check(cases, outcomes, run / "results.jsonl")
 
@@ -571,16 +575,7 @@ def make_miniwob(run: Path, out: Path, label: str, per_task: int, reuse: bool) -
         ))  # fmt: skip
     screens = [corpus.screen_line(c.case_id, drawn[c.template, c.seed][1]) for c in cases]
     (out / corpus.SCREENS_FILE).write_text("".join(line + "\n" for line in screens))
-    outcomes = corpus.run_on_kb(out, cases, out / corpus.KB_FOLDER, templates, label)
-    passed = {o.case_id: o for o in outcomes}
-    cases = [replace(c, held={label: passed[c.case_id].passed}) for c in cases]
-    (out / corpus.PLAN_CASES).write_text("".join(corpus.to_line(c) + "\n" for c in cases))
-    (out / corpus.TEMPLATES_FILE).write_text(json.dumps(templates, indent=0, sort_keys=True))
-    held = sum(c.held[label] for c in cases)
-    print(f"{len(cases)} MiniWoB++ plan cases written to {out}, {held} held as {label!r}")
-    for outcome in outcomes:
-        if not outcome.passed:
-            print(f"  fails  {outcome.case_id}: {outcome.why}")
+    cases, _ = judge_and_write(out, cases, templates, label, "MiniWoB++")
     summary = run / "graph" / "summary.json"
     if summary.exists():
         cross_check_tasks(cases, label, json.loads(summary.read_text())["per_task"])
