@@ -7,6 +7,7 @@ installs Debian's (``.ci/run``), so they never skip there.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -43,12 +44,18 @@ def pids_of_process(pid: int) -> list[int]:
     return found
 
 
-@pytest.fixture(scope="module")
-def web_env() -> Iterator[WebEnv]:
-    env = WebEnv(timeout=5.0)
+@contextmanager
+def closed_after(env: WebEnv) -> Iterator[WebEnv]:
+    """``env``, closed at the end, with a check that none of its Chromium processes is left."""
     try:
         yield env
     finally:
         tag = env.browser.tag
         env.close()
         assert owned_pids(tag) == [], "a Chromium process outlived its environment"
+
+
+@pytest.fixture(scope="module")
+def web_env() -> Iterator[WebEnv]:
+    with closed_after(WebEnv(timeout=5.0)) as env:
+        yield env

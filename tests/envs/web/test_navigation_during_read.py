@@ -21,7 +21,7 @@ from guigraph.envs.web.env import WebEnv
 from guigraph.envs.web.navigation import replaced_by_navigation
 from guigraph.types import Action, Observation
 
-from .conftest import owned_pids
+from .conftest import closed_after
 from .site import serve
 
 #: How long the page's main thread stays busy once it has started to leave.
@@ -75,13 +75,8 @@ def base() -> Iterator[str]:
 def world(base: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebEnv]:
     tasks = tmp_path_factory.mktemp("tasks") / "tasks.toml"
     tasks.write_text(TASKS.replace("{base}", base), encoding="utf-8")
-    env = WebEnv(timeout=5.0, tasks=tasks)
-    try:
+    with closed_after(WebEnv(timeout=5.0, tasks=tasks)) as env:
         yield env
-    finally:
-        tag = env.browser.tag
-        env.close()
-        assert owned_pids(tag) == [], "a Chromium process outlived its environment"
 
 
 def _open(env: WebEnv, seed: int = 0) -> Observation:

@@ -14,7 +14,7 @@ from guigraph.envs.web.env import WebEnv
 from guigraph.graph.templates import target_element
 from guigraph.types import Action, ActionType, Observation, ScrollDirection, UIElement
 
-from .conftest import owned_pids
+from .conftest import closed_after
 from .site import serve
 
 LOGIN = """<html><body>
@@ -92,13 +92,8 @@ def site() -> Iterator[tuple[str, list[dict[str, list[str]]]]]:
 
 @pytest.fixture(scope="module")
 def env() -> Iterator[WebEnv]:
-    world = WebEnv(timeout=5.0, secrets={"password": "hunter2-secret"})
-    try:
+    with closed_after(WebEnv(timeout=5.0, secrets={"password": "hunter2-secret"})) as world:
         yield world
-    finally:
-        tag = world.browser.tag
-        world.close()
-        assert owned_pids(tag) == [], "a Chromium process outlived its environment"
 
 
 def _open(env: WebEnv, url: str) -> Observation:
