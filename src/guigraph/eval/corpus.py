@@ -8,8 +8,9 @@ judged on the plan alone, without acting (``plan_signature``), so the whole corp
 seconds on one knowledge base (``tests/golden/kb``: the demo's KB, stripped of screenshots).
 A second world's cases live in a folder of their own with its KB and a ``world.json`` naming
 the world (``tests/golden/dokuwiki``: DokuWiki's development splits; ``tests/golden/desktop``:
-the desktop bench's development part), planned under the conventions that world's episodes
-run under.
+the desktop bench's development part; ``tests/golden/miniwob``: development seeds of every
+demonstrated MiniWoB++ task, each with the screen it starts on, ``screens.jsonl``), planned
+under the conventions that world's episodes run under.
 
 Each case also carries whether the code that wrote the corpus held it (``held``, per KB
 label), so a redesign is held to "lose no case it holds today" (``tests/golden``).
