@@ -345,7 +345,7 @@ def test_a_name_ends_at_its_possessive_and_half_its_words_make_its_kind() -> Non
     # A run with no known word at all ("Weekend") is still no song.
     assert fill_slot("Paper Lights", old, "Create a note Weekend", SONGS) is None
     # No name runs into a quoted text: half of "Farah Running" is a known contact's name.
-    assert _kindred_names("Text Farah 'Running late'", ["Farah", "Greta"]) == ["Farah"]
+    assert _kindred_names("Text Farah 'Running late'", ("Farah", "Greta")) == ["Farah"]
 
 
 def test_only_a_date_or_time_example_gives_a_span_by_its_shape() -> None:
@@ -721,8 +721,8 @@ def test_a_sentence_value_is_looked_for_after_a_word_the_task_writes_otherwise()
 def test_a_value_whose_words_are_written_otherwise_is_cut_at_its_head_noun_in_words() -> None:
     from guigraph.compiler.slots import _cut_at_head
 
-    assert _cut_at_head("Nova 70 percent kettle price", ["Lumen kettle"]) == "Nova 70% kettle"
-    assert _cut_at_head("Nova kettle price", ["Lumen kettle"]) == "Nova kettle"
+    assert _cut_at_head("Nova 70 percent kettle price", ("Lumen kettle",)) == "Nova 70% kettle"
+    assert _cut_at_head("Nova kettle price", ("Lumen kettle",)) == "Nova kettle"
 
 
 def test_a_language_without_possessive_endings_finds_no_name_owning_the_cue_word() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from guigraph.compiler.records import RetrievedTrace
-from guigraph.compiler.script import FillCache, KindClues, bind, slot_values, trace_script
+from guigraph.compiler.script import FillCache, KindClues, bind, slot_values
 
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
@@ -19,7 +19,7 @@ def bind_trace(
     """The trace bound to ``instruction`` by the team's own binder (``compiler/script.py``),
     so that model roles read the values the model-free team would type. ``fills`` is the
     episode's cache of slot fills, shared with the team's plan ranking."""
-    script = trace_script(trace, graph.edges, graph.nodes)
+    script = graph.script(trace)
     kinds = KindClues(graph.aliases, graph.read_fields)
     binding = bind(script, trace, instruction, graph.values, fills, kinds)
     values, missing = slot_values(trace, binding)

@@ -55,25 +55,46 @@ def offered_fields(
     line and the lyrics' first line can share one key, and only the latter was read."""
     if not asked:
         return []  # most tasks ask for no field: no state need be read
-    world = conventions.active()
     offered: list[TextSource] = []
     states = {n for s in steps for n in (s.node, s.jumps_to) if n is not None}
     for node_id in sorted(states):
         node = nodes.get(node_id)
         if node is None:
             continue
-        for element, key in zip(node.example_elements, node.element_keys, strict=False):
-            if element.clickable:
-                continue  # a control, not a value
-            field_id = world.parse_id(element.resource_id)
-            if field_id.name == "title" or world.is_transient(field_id.name):
-                continue  # a screen's header; a pop-up's text is never the workflow's value
-            source = TextSource.screen(key)
-            if not field_id.name and read_at and node_id not in read_at.get(key, {node_id}):
+        for source, named in _value_fields(node):
+            if not named and read_at and node_id not in read_at.get(source.key, {node_id}):
                 continue
             if source_words(source, learned) & set(asked) and source not in offered:
                 offered.append(source)
     return offered
+
+
+ValueFields = tuple[tuple[TextSource, bool], ...]
+#: id(node) -> (the node, the conventions read by, its value fields): asked of the same states
+#: for every segment of every plan.
+_VALUE_FIELDS: dict[int, tuple[Node, conventions.Conventions, ValueFields]] = {}
+
+
+def _value_fields(node: Node) -> ValueFields:
+    """The screen sources of ``node`` that may show a value, each with whether its id names
+    its field: not a control, a screen's header or a pop-up's text."""
+    world = conventions.active()
+    known = _VALUE_FIELDS.get(id(node))
+    if known is not None and known[0] is node and known[1] is world:
+        return known[2]
+    found = []
+    for element, key in zip(node.example_elements, node.element_keys, strict=False):
+        if element.clickable:
+            continue  # a control, not a value
+        field_id = world.parse_id(element.resource_id)
+        if field_id.name == "title" or world.is_transient(field_id.name):
+            continue  # a screen's header; a pop-up's text is never the workflow's value
+        found.append((TextSource.screen(key), bool(field_id.name)))
+    if len(_VALUE_FIELDS) >= 65536:
+        _VALUE_FIELDS.clear()  # keep the memory bounded
+    fields = tuple(found)
+    _VALUE_FIELDS[id(node)] = (node, world, fields)
+    return fields
 
 
 def source_words(

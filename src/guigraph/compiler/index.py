@@ -25,7 +25,7 @@ from guigraph.compiler.fields import (
     learn_read_states,
     read_field_apps,
 )
-from guigraph.compiler.script import app_aliases, is_home
+from guigraph.compiler.script import ScriptStep, app_aliases, is_home, trace_script
 from guigraph.compiler.slots import content_words
 from guigraph.compiler.stitch import apps_named, source_app
 from guigraph.compiler.values import ValueIndex
@@ -99,10 +99,22 @@ class GraphView:
         if not self.inner_runs:
             self.inner_runs = learn_inner_runs(self.traces, self.edges, self.nodes, self.values)
         self._typed_read: dict[tuple[int, str], bool] = {}
+        self._scripts: dict[str, tuple[conventions.Conventions, tuple[ScriptStep, ...]]] = {}
         self._by_app_vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._last_query: tuple[str, np.ndarray | None] = ("", None)
         #: Each state's outgoing edges, most used first (retrieval's one-hop neighbours).
         self.out_edges = out_edges_of(self.edges.values())
+
+    def script(self, trace: Trace) -> tuple[ScriptStep, ...]:
+        """``trace`` unrolled into steps (``trace_script``), once per trace: every task that
+        retrieves a trace binds its script anew, and the script itself never changes."""
+        world = conventions.active()  # it reads the world's pop-up words
+        known = self._scripts.get(trace.episode_id)
+        if known is None or known[0] is not world:
+            known = self._scripts[trace.episode_id] = (
+                world, tuple(trace_script(trace, self.edges, self.nodes))
+            )  # fmt: skip
+        return known[1]
 
     def _name_fields(self) -> None:
         """What recorded tasks call each screen field they read, counted once for both uses:

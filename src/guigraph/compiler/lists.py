@@ -79,6 +79,24 @@ def find_run(steps: Sequence[ScriptStep], instruction: str) -> ListRun | None:
     return None
 
 
+#: id(script) -> (the script, its instruction, the language read in, its list run): a recorded
+#: run's script is bound to every task that retrieves it, and its list never changes.
+_RUNS: dict[int, tuple[Sequence[ScriptStep], str, tables.Language, ListRun | None]] = {}
+
+
+def _recorded_run(steps: Sequence[ScriptStep], instruction: str) -> ListRun | None:
+    """``find_run``, remembered per script object (held, so its id is not reused)."""
+    language = tables.default()
+    known = _RUNS.get(id(steps))
+    if known is not None and known[0] is steps and known[1:3] == (instruction, language):
+        return known[3]
+    if len(_RUNS) >= 16384:
+        _RUNS.clear()  # keep the memory bounded
+    run = find_run(steps, instruction)
+    _RUNS[id(steps)] = (steps, instruction, language, run)
+    return run
+
+
 def _same_kind_blocks(steps: Sequence[ScriptStep]) -> list[tuple[int, int]]:
     """Maximal [start, end) blocks of labelled taps of one action on one kind of element in
     one state, longest first."""
@@ -164,7 +182,7 @@ def repeat_per_item(binding: Binding, recorded_instruction: str, instruction: st
     language's "nothing"), each tapping its item by name."""
     # Each instruction is read in its own language (a recording may be in another).
     with tables.using(tables.of(recorded_instruction)):
-        run = find_run(binding.recorded, recorded_instruction)
+        run = _recorded_run(binding.recorded, recorded_instruction)
     with tables.using(tables.of(instruction)):
         items = new_items(run, instruction) if run is not None else None
     if run is None or items is None or (run.count == 1 and len(items) == 1):

@@ -756,14 +756,13 @@ def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) 
 def find_value_detour(view: GraphView, here: int, step: ScriptStep) -> list[ScriptStep] | None:
     """Steps from a recorded trace leaving ``here`` that type a value and then tap it, where
     that value is of the same kind as ``step``'s (the two sites share recorded values)."""
-    from guigraph.compiler.script import trace_script
     from guigraph.compiler.values import type_site
 
     wanted_kind = view.values.known((step.node, "click"))
     for trace in view.traces:
         if here not in trace.node_path:
             continue
-        script = trace_script(trace, view.edges, view.nodes)
+        script = view.script(trace)
         start = next((i for i, s in enumerate(script) if s.node == here), None)
         if start is None:
             continue

@@ -1009,8 +1009,8 @@ def _longer_known(aligned: str, known: Iterable[str], instruction: str) -> str |
     return None
 
 
-def _cut_at_head(value: str, known: Iterable[str]) -> str:
-    heads = {parts[-1].lower() for parts in (words(v) for v in known) if len(parts) >= 2}
+def _cut_at_head(value: str, known: tuple[str, ...]) -> str:
+    heads = _head_nouns(known, _language())
     parts = words(value)
     last = max((i for i, w in enumerate(parts) if w.lower() in heads), default=None)
     if last is None or last == 0:
@@ -1045,12 +1045,41 @@ def _phrase(text: str, language: Language) -> str:
     return " ".join(w.lower() for w in _words(text, language))
 
 
-def _named_values(instruction: str, values: Sequence[str], longest: int = 8) -> list[str]:
+def _named_values(instruction: str, values: tuple[str, ...], longest: int = 8) -> list[str]:
     """The ``values`` the instruction names as whole words, in the order given: the
     instruction's word n-grams are made once, not one search per value."""
     language = _language()
     grams = _grams(instruction, language, longest)
-    return [v for v in values if _phrase(v, language) in grams]
+    return [v for v, said in zip(values, _phrases(values, language), strict=True) if said in grams]
+
+
+# What is read off a site's known values is the same for every task that fills a slot there:
+# worked out once per set of values, in the task's language (``language``: the one their words
+# are read in).
+@functools.lru_cache(maxsize=4096)
+def _phrases(values: tuple[str, ...], language: Language) -> tuple[str, ...]:
+    return tuple(_phrase(v, language) for v in values)
+
+
+@functools.lru_cache(maxsize=4096)
+def _head_nouns(known: tuple[str, ...], language: Language) -> frozenset[str]:
+    """The last words of the known values of several words ("kettle" of "Nova kettle")."""
+    heads = (parts for parts in map(words, known) if len(parts) >= 2)
+    return frozenset(parts[-1].lower() for parts in heads)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_vocabulary(known: tuple[str, ...], language: Language) -> frozenset[str]:
+    """The words of the known values that are names, folded (``normal_word``)."""
+    names = (parts for parts in map(words, known) if _is_name(parts))
+    return frozenset(_fold(w, language.plural_suffix) for parts in names for w in parts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _thing_nouns(known: tuple[str, ...], language: Language) -> frozenset[str]:
+    """The lower-case words of the known values that are named things, folded."""
+    things = (parts for parts in map(words, known) if _is_named_thing(parts))
+    return frozenset(_fold(w, language.plural_suffix) for parts in things for w in parts[1:])
 
 
 @functools.lru_cache(maxsize=1024)  # asked for each slot a task fills: made once per task
@@ -1089,15 +1118,14 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _QUOTE_OPENS = re.compile(r"\s+(?=[\"“'‘]\w)")
 
 
-def _kindred_names(instruction: str, known: Iterable[str]) -> list[str]:
+def _kindred_names(instruction: str, known: tuple[str, ...]) -> list[str]:
     """Runs of capitalized words in ``instruction`` (a sentence's first word is capitalized
     anyway, so it is left out) at least half of whose words are words of the ``known``
     values: a name of their kind that the knowledge base never saw whole ("Paper Roads" among
     songs called "Paper Lights" and "Gold Roads"). Only the known values that are names
     count: a field's values pooled with a note's body hold products too ("Zephyr kettle"
     makes no city)."""
-    names = (parts for parts in map(words, known) if _is_name(parts))
-    vocabulary = {normal_word(w) for parts in names for w in parts}
+    vocabulary = _name_vocabulary(known, _language())
     if not vocabulary:
         return []
     possessive = _possessive(_language().possessive_suffixes)
@@ -1130,13 +1158,12 @@ def _is_named_thing(parts: Sequence[str]) -> bool:
     )
 
 
-def _kindred_things(instruction: str, known: Iterable[str]) -> list[str]:
+def _kindred_things(instruction: str, known: tuple[str, ...]) -> list[str]:
     """Spans of ``instruction`` shaped like the ``known`` named things (a capitalized name,
     then lower-case words) whose lower-case words are all words the known things end in: a
     thing of their kind the knowledge base never saw whole ("Pique headphones" among "Zephyr
     headphones" and "Pique kettle"). A sentence's first word is left out, as for names."""
-    things = [parts for parts in map(words, known) if _is_named_thing(parts)]
-    nouns = {normal_word(w) for parts in things for w in parts[1:]}
+    nouns = _thing_nouns(known, _language())
     if not nouns:
         return []
     found: list[str] = []

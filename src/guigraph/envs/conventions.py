@@ -14,6 +14,7 @@ handed them through every call.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,7 +43,29 @@ class ElementId:
     @property
     def words(self) -> frozenset[str]:
         """The lower-case words of the field name (``total_price`` -> total, price)."""
-        return frozenset(w for w in re.split(r"[^a-z0-9]+", self.name.lower()) if w)
+        return _name_words(self.name)
+
+
+# Remembered: planning reads the ids of the same few hundred elements hundreds of thousands of
+# times a task set.
+@functools.lru_cache(maxsize=65536)
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", name.lower()) if w)
+
+
+@functools.lru_cache(maxsize=65536)
+def _split_id(scheme: IdScheme, resource_id: str) -> ElementId:
+    rid = resource_id.strip()
+    if not rid or rid.startswith(ID_LESS_KEY):  # no id, or the key of an id-less element
+        return ElementId("", "")
+    if scheme is IdScheme.ANDROID:
+        app, sep, name = rid.partition(":id/")
+        if sep:
+            return ElementId(app, name)
+        return ElementId("", rid.rsplit("/", 1)[-1])
+    if scheme is IdScheme.HTML:
+        return ElementId("", rid.lstrip("#"))
+    return ElementId("", "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +118,7 @@ class Conventions:
         return len(lowered) <= 4 and any(w in t for t in lowered for w in self.loading_texts)
 
     def is_transient(self, field_name: str) -> bool:
-        return bool(ElementId("", field_name).words & self.transient_words)
+        return bool(_name_words(field_name) & self.transient_words)
 
     def is_field_class(self, class_name: str) -> bool:
         """Whether an element of this class (``android.widget.EditText``, ``textbox``) is a
@@ -111,17 +134,7 @@ class Conventions:
 
     def parse_id(self, resource_id: str) -> ElementId:
         """``shop:id/price`` -> (shop, price) on Android; ``#price`` -> ("", price) on the web."""
-        rid = resource_id.strip()
-        if not rid or rid.startswith(ID_LESS_KEY):  # no id, or the key of an id-less element
-            return ElementId("", "")
-        if self.id_scheme is IdScheme.ANDROID:
-            app, sep, name = rid.partition(":id/")
-            if sep:
-                return ElementId(app, name)
-            return ElementId("", rid.rsplit("/", 1)[-1])
-        if self.id_scheme is IdScheme.HTML:
-            return ElementId("", rid.lstrip("#"))
-        return ElementId("", "")
+        return _split_id(self.id_scheme, resource_id)
 
 
 _POPUP_WORDS = frozenset(

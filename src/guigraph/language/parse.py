@@ -94,9 +94,14 @@ _PARSED: dict[tuple[str, str], ParsedTask] = {}
 PARSE_MEMO = 16384
 
 
+#: (text, the task language's code) -> (the task's language, the text parsed in its own).
+_AS_WRITTEN: dict[tuple[str, str], tuple[Language, ParsedTask]] = {}
+
+
 def parse(text: str, language: Language | None = None) -> ParsedTask:
     """``text`` parsed in ``language`` (default: the language it is written in)."""
-    language = language or tables.of(text)
+    if language is None:
+        return _as_written(text)
     # Keyed by the language's code, the language itself checked by identity (a test's
     # variant of a language has its code): hashing a language is a call of its own, and
     # planning asks for the same few texts a million times.
@@ -107,6 +112,22 @@ def parse(text: str, language: Language | None = None) -> ParsedTask:
     if len(_PARSED) >= PARSE_MEMO:
         _PARSED.clear()  # an evaluation of many tasks: keep the memory bounded
     parsed = _PARSED[key] = _parse(text, language)
+    return parsed
+
+
+def _as_written(text: str) -> ParsedTask:
+    """``text`` parsed in the language it is written in. Most calls are these, the same texts
+    again and again while a task is planned: remembered under the task's language (the one a
+    text that shows none is read in), checked by identity as ``tables.of`` does."""
+    fallback = tables.default()
+    key = (text, fallback.code)
+    known = _AS_WRITTEN.get(key)
+    if known is not None and known[0] is fallback:
+        return known[1]
+    if len(_AS_WRITTEN) >= PARSE_MEMO:
+        _AS_WRITTEN.clear()
+    parsed = parse(text, tables.of(text))
+    _AS_WRITTEN[key] = (fallback, parsed)
     return parsed
 
 
