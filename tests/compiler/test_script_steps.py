@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from guigraph.compiler.script import (
     ScriptStep,
+    _restep,
     _without_kept_punctuation,
     bind,
     segments,
@@ -30,6 +33,19 @@ def test_a_step_of_a_route_has_no_slots_in_any_trace() -> None:
     assert tap(1, "Go", edge_id=7).slot_key("text1") == SlotKey(7, "text1")
     assert tap(1, "Go", in_tail=True).slot_key("text1") == SlotKey(None, "text1")
     assert tap(1, "Go").slot_key("text1") is None  # a route's step: neither
+
+
+def test_a_bound_copy_of_a_step_changes_only_fields_it_has() -> None:
+    step = tap(1, "Go")
+    assert _restep(step, label="Stop").label == "Stop"
+    assert step.label == "Go"  # the recorded step is left as it was
+    with pytest.raises(TypeError, match="lable"):
+        _restep(step, lable="Stop")  # a misspelled field is no silent no-op
+
+
+def test_a_step_knows_it_is_on_a_home_screen_of_the_world_it_was_made_in() -> None:
+    assert tap(1, "Tunes", app=HOME).home and not tap(1, "Go").home
+    assert _restep(tap(1, "Tunes", app=HOME), label="Mail").home
 
 
 def test_a_wrong_tap_into_a_state_the_graph_does_not_hold_is_dropped() -> None:

@@ -8,9 +8,10 @@ the instruction named (a song, a contact), and values to be read off a screen wh
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -86,9 +87,10 @@ class ScriptStep:
     #: widget"): the recorded element's label is another run's; its kind is the value.
     kind: str = ""
 
-    @property
+    @functools.cached_property
     def home(self) -> bool:
-        # ``is_home`` without its own call: asked of every step of every script, many times.
+        """Whether the step is on a home screen (the world's in force when the step was made;
+        a step is made in its world and asked this for every plan it is part of)."""
         return conventions.active().is_home(self.app)
 
     def slot_key(self, slot: str) -> SlotKey | None:
@@ -612,9 +614,14 @@ def _restep(step: ScriptStep, **changes: object) -> ScriptStep:
     """``replace(step, **changes)`` without running ``ScriptStep.__init__`` again: a binding
     copies every step of every run a task retrieves, and ``replace`` (which checks every
     field) was a large part of that."""
+    if not _STEP_FIELDS.issuperset(changes):
+        raise TypeError(f"ScriptStep has no field {sorted(set(changes) - _STEP_FIELDS)}")
     copy = object.__new__(ScriptStep)
     copy.__dict__.update(step.__dict__, **changes)
     return copy
+
+
+_STEP_FIELDS = frozenset(f.name for f in fields(ScriptStep))
 
 
 def _open_values(binding: Binding, trace: Trace) -> list[str]:
