@@ -14,13 +14,10 @@ from pathlib import Path
 import pytest
 
 from guigraph.eval import corpus
+from tests.golden.held import assert_held
 
 GOLDEN = Path(__file__).resolve().parent
 LABEL = "seed11"
-
-
-def _explain(outcomes: list[corpus.Outcome]) -> str:
-    return "\n".join(f"{o.case_id}: {o.why}" for o in outcomes)
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +27,7 @@ def plan_outcomes() -> list[corpus.Outcome]:
 
 
 def test_no_plan_case_held_is_lost(plan_outcomes: list[corpus.Outcome]) -> None:
-    assert not corpus.lost(plan_outcomes), _explain(corpus.lost(plan_outcomes))
-    # Gains are welcome, and recorded (``bench/corpus.py run tests/golden --record``) so that
-    # they are held from then on.
-    gained = corpus.gained(plan_outcomes)
-    assert not gained, "gained; record them: " + _explain(gained)
+    assert_held(plan_outcomes)
 
 
 @pytest.mark.parametrize("source", ["seen", "dev"])
@@ -60,7 +53,7 @@ def test_a_lower_cased_task_holds_as_its_written_form(
 
 def test_no_slot_case_held_is_lost() -> None:
     outcomes = corpus.run_slot_cases(corpus.load_slot_cases(GOLDEN))
-    assert not corpus.lost(outcomes), _explain(corpus.lost(outcomes))
+    assert_held(outcomes, gains_too=False)
 
 
 def test_a_case_that_does_other_apps_or_other_values_fails() -> None:

@@ -22,13 +22,10 @@ from guigraph.envs.desktop import tasks
 from guigraph.envs.desktop.conventions import DESKTOP
 from guigraph.eval import corpus
 from guigraph.eval.world_demo import EVAL_SEED_BASE
+from tests.golden.held import assert_held
 
 DESK = Path(__file__).resolve().parent / "desktop"
 BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _explain(outcomes: list[corpus.Outcome]) -> str:
-    return "\n".join(f"{o.case_id}: {o.why}" for o in outcomes)
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +34,7 @@ def outcomes() -> list[corpus.Outcome]:
 
 
 def test_no_plan_case_held_is_lost(outcomes: list[corpus.Outcome]) -> None:
-    assert not corpus.lost(outcomes), _explain(corpus.lost(outcomes))
-    gained = corpus.gained(outcomes)
-    assert not gained, "gained; record them: " + _explain(gained)
+    assert_held(outcomes)
 
 
 def _dev_seed_base() -> int:

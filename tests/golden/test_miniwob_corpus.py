@@ -25,14 +25,11 @@ from guigraph.eval.world_demo import (
     EVAL_SEED_BASE,
     WorldDemoConfig,
 )
+from tests.golden.held import assert_held
 
 WOB = Path(__file__).resolve().parent / "miniwob"
 #: The bench run the KB is from evaluated 20 seeds per task (5 for its baselines).
 BENCH_SEEDS = 20
-
-
-def _explain(outcomes: list[corpus.Outcome]) -> str:
-    return "\n".join(f"{o.case_id}: {o.why}" for o in outcomes)
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +38,7 @@ def outcomes() -> list[corpus.Outcome]:
 
 
 def test_no_plan_case_held_is_lost(outcomes: list[corpus.Outcome]) -> None:
-    assert not corpus.lost(outcomes), _explain(corpus.lost(outcomes))
-    gained = corpus.gained(outcomes)
-    assert not gained, "gained; record them: " + _explain(gained)
+    assert_held(outcomes)
 
 
 def test_no_case_is_an_evaluation_seed_or_a_demonstrations() -> None:
