@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from guigraph.compiler import fillers
 from guigraph.compiler.fillers import SlotRequest
-from guigraph.compiler.script import KindClues, ScriptStep, bind, slot_values
+from guigraph.compiler.script import Binding, Candidates, KindClues, ScriptStep, bind, slot_values
 from guigraph.compiler.values import ValueIndex, type_site
 from guigraph.graph.records import ActionTemplate, SlotKey, TextSource, Trace
 from guigraph.types import ActionType
@@ -408,7 +410,9 @@ def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_l
     task = "Save a note titled Jonas"
     other_run = ("Farah", "Message Farah: On my way", type_site(28, "To"), False)
     with fillers.using(_Answers({"Ideas": "Jonas"})):
-        binding = bind(steps, trace, task, ValueIndex(), cache={other_run: "Jonas"})
+        binding = bind(
+            steps, trace, task, ValueIndex(), cache={other_run: Candidates(("Jonas", 0))}
+        )
     assert [s.text for s in binding.steps if s.template.type is ActionType.TYPE] == [
         "Hiro",
         "Jonas",
@@ -416,11 +420,87 @@ def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_l
     assert binding.unfilled == 1
     # Spread alone, with no slot finding it of its own, the recipient takes it.
     with fillers.using(_Answers({})):
-        spread = bind(steps, trace, task, ValueIndex(), cache={other_run: "Jonas"})
+        spread = bind(steps, trace, task, ValueIndex(), cache={other_run: Candidates(("Jonas", 0))})
     assert [s.text for s in spread.steps if s.template.type is ActionType.TYPE] == [
         "Jonas",
         "Ideas",
     ]
+
+
+class _Ranked(_Answers):
+    """A slot filler answering from a table with several values per slot, best first."""
+
+    def __init__(self, answers: dict[str, list[str]]) -> None:
+        super().__init__({k: v[0] for k, v in answers.items()})
+        self.ranked = answers
+
+    def candidates(self, request: SlotRequest) -> Iterator[tuple[str, int]]:
+        yield from (
+            (value, rank) for rank, value in enumerate(self.ranked.get(request.recorded, []))
+        )
+
+
+def _message_then_note() -> tuple[list[ScriptStep], Trace]:
+    """A run that texted Hiro (the "To" field) and saved a note titled Ideas."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    to, title = (
+        ActionTemplate(ActionType.CLICK, target_label="To"),
+        ActionTemplate(ActionType.CLICK, target_label="Title"),
+    )
+    steps = [
+        ScriptStep(28, to, None, "Messages", "t7", edge_id=30),
+        ScriptStep(28, typing, None, "Messages", "t7", edge_id=30),
+        ScriptStep(40, title, None, "Notes", "t7", edge_id=31),
+        ScriptStep(40, typing, None, "Notes", "t7", edge_id=31),
+    ]
+    donor = "Text Hiro and save a note titled Ideas"
+    trace = Trace("t7", donor, "Multi_Apps", ("Messages", "Notes"), (28, 40), (30, 31), 4,
+                  values={SlotKey(30, "text1"): "Hiro", SlotKey(31, "text1"): "Ideas"})  # fmt: skip
+    return steps, trace
+
+
+def _typed(binding: Binding) -> list[str | None]:
+    return [s.text for s in binding.steps if s.template.type is ActionType.TYPE]
+
+
+def test_one_assignment_gives_the_slot_that_loses_its_best_value_its_next() -> None:
+    """Both slots' best value is "Jonas"; one value goes to one of two unrelated slots, and the
+    assignment with the most score in all gives the note its own best ("Jonas", found first
+    by the better way) and the recipient its next ("Mara"), not nothing."""
+    steps, trace = _message_then_note()
+    task = "Text Mara and save a note titled Jonas"
+    filler = _Ranked({"Hiro": ["Jonas", "Mara"], "Ideas": ["Jonas"]})
+    with fillers.using(filler):
+        binding = bind(steps, trace, task, ValueIndex())
+    assert _typed(binding) == ["Mara", "Jonas"]
+    assert binding.unfilled == 0
+    # With no next value, the recipient stays open, as before.
+    with fillers.using(_Ranked({"Hiro": ["Jonas"], "Ideas": ["Jonas"]})):
+        alone = bind(steps, trace, task, ValueIndex())
+    assert _typed(alone).count("Jonas") == 1
+
+
+def test_a_value_the_slot_type_refuses_gives_way_to_the_next() -> None:
+    """The slot's type is learned from the values recorded at its site: clock times there
+    ("06:30", "21:00") refuse a name, so the next value of the right shape fills it."""
+    typing = ActionTemplate(
+        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+    )
+    field_tap = ActionTemplate(ActionType.CLICK, target_label="Time")
+    steps = [
+        ScriptStep(12, field_tap, None, "Clock", "t3", edge_id=5),
+        ScriptStep(12, typing, None, "Clock", "t3", edge_id=5),
+    ]
+    trace = Trace("t3", "Set an alarm for 06:30", "General_Tool", ("Clock",), (12,), (5,), 2,
+                  values={SlotKey(5, "text1"): "06:30"})  # fmt: skip
+    values = ValueIndex()
+    values.by_site[type_site(12, "Time")] |= {"06:30", "21:00"}
+    filler = _Ranked({"06:30": ["Lumen", "07:45"]})
+    with fillers.using(filler):
+        binding = bind(steps, trace, "Set an alarm Lumen for 07:45", values)
+    assert _typed(binding) == ["07:45"]
 
 
 def _searched_and_tapped(shown: str) -> tuple[list[ScriptStep], Trace, ValueIndex]:

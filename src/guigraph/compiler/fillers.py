@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from guigraph.compiler.slots import fill_slot
+from guigraph.compiler.slots import fill_slot, slot_candidates
 from guigraph.errors import GuigraphError, ResponseParseError
 
 if TYPE_CHECKING:
@@ -60,6 +60,10 @@ class SlotFiller(Protocol):
     def fill(self, request: SlotRequest) -> str | None:
         """The task's value for the slot, or None if the task gives none."""
 
+    def candidates(self, request: SlotRequest) -> Iterator[tuple[str, int]]:
+        """The task's values the slot may take, best first, each with its rank (0: the best).
+        Worked out as they are taken: most slots take only the first."""
+
 
 class RuleFiller:
     """The typed rules: no model, no preparation."""
@@ -73,9 +77,25 @@ class RuleFiller:
             request.known, titled=request.titled, foreign=request.foreign,
         )  # fmt: skip
 
+    def candidates(self, request: SlotRequest) -> Iterator[tuple[str, int]]:
+        return slot_candidates(
+            request.recorded, request.recorded_instruction, request.instruction,
+            request.known, titled=request.titled, foreign=request.foreign,
+        )  # fmt: skip
+
 
 _ACTIVE: ContextVar[SlotFiller | None] = ContextVar("slot_filler", default=None)
 _RULES = RuleFiller()
+
+
+def candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
+    """The active filler's values for the slot, best first (its one value, for a filler that
+    gives only one)."""
+    filler = active()
+    if hasattr(filler, "candidates"):
+        return filler.candidates(request)
+    value = filler.fill(request)
+    return iter([] if value is None else [(value, 0)])
 
 
 def active() -> SlotFiller:
@@ -240,6 +260,15 @@ class ModelFiller:
             return self.fallback.fill(request)
         self.counts.answered += 1
         return said
+
+    def candidates(self, request: SlotRequest) -> Iterator[tuple[str, int]]:
+        """The model's value first (where taken), then the rules' other values after it."""
+        own = self.fill(request)
+        if own is not None:
+            yield own, 0
+        for value, rank in self.fallback.candidates(request):
+            if own is None or value.lower() != own.lower():
+                yield value, rank + (own is not None)
 
     @staticmethod
     def _refusal(said: str | None, slot_type: SlotType | None, request: SlotRequest) -> str | None:

@@ -9,10 +9,10 @@ the instruction named (a song, a contact), and values to be read off a screen wh
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from functools import partial
 from typing import TYPE_CHECKING
 
 from guigraph.compiler import counts, fillers, lists
@@ -30,6 +30,7 @@ from guigraph.compiler.slots import (
 from guigraph.compiler.values import Site, ValueIndex, named_part, type_site
 from guigraph.envs import conventions
 from guigraph.graph.records import SlotKey, TextSource
+from guigraph.graph.slot_types import SlotType, learn
 from guigraph.language import tables
 from guigraph.language.casing import in_field_case
 from guigraph.language.parse import QUOTED as _QUOTED
@@ -166,6 +167,13 @@ def _shows_any(node: Node | None, resource_ids: set[str]) -> bool:
     return any(key in resource_ids for key in node.element_keys)
 
 
+@functools.lru_cache(maxsize=4096)
+def _site_type(known: frozenset[str], recorded: str) -> SlotType | None:
+    """The type of a slot whose site knows ``known`` and whose run recorded ``recorded``
+    (learned once per site and value: a site's values are the same for every task)."""
+    return learn([*known, recorded])
+
+
 def _step(
     node: int, template: ActionTemplate, jumps_to: int | None, nodes: Mapping[int, Node],
     trace: Trace, edge_id: int | None,
@@ -179,9 +187,33 @@ def _step(
 
 
 #: Slot fills already worked out for one instruction: (recorded value, donor instruction,
-#: site, title field?) -> the new value. A trace is bound whole (to follow it) and in segments
-#: (to stitch them); the fills are the same.
-FillCache = dict[tuple[str, str, Site, bool], "str | None"]
+#: site, title field?) -> the new values it may take. A trace is bound whole (to follow it)
+#: and in segments (to stitch them); the fills are the same.
+FillCache = dict[tuple[str, str, Site, bool], "Candidates"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidates:
+    """A slot's values of its type, best first, each with its way's rank. Binding works out
+    the first only; the others are worked out (``every``) only for a slot that loses its first
+    to another slot, which few do."""
+
+    first: tuple[str, int] | None
+    request: SlotRequest | None = None
+    kind: SlotType | None = None
+
+    @classmethod
+    def of(cls, request: SlotRequest, kind: SlotType | None) -> Candidates:
+        return cls(next(_of_type(fillers.candidates(request), kind), None), request, kind)
+
+    def every(self) -> list[tuple[str, int]]:
+        if self.request is None:
+            return [self.first] if self.first else []
+        return list(_of_type(fillers.candidates(self.request), self.kind))
+
+
+def _of_type(found: Iterator[tuple[str, int]], kind: SlotType | None) -> Iterator[tuple[str, int]]:
+    return (c for c in found if kind is None or kind.accepts(c[0]))
 
 
 @dataclass(frozen=True)
@@ -241,53 +273,150 @@ class _Leftover:
 #: How strongly a slot is proposed a value: the filler's own answer for it, or a name the same
 #: field took where the task was bound to another recorded run (``_Binder._fill_once``).
 _OWN, _SPREAD = 2, 1
+#: A proposal's score: its weight times this, less its way's rank (a later way, a lower score).
+_WEIGHT_SCALE = 8
+#: Assignments tried per contest at most (past it, each slot takes its best free value in turn).
+_MOST_TRIED = 4096
 
 
 @dataclass(frozen=True, slots=True)
 class _Proposal:
-    """A value proposed for a slot on the binder's first walk, and how strongly (``_OWN``,
-    ``_SPREAD``)."""
+    """A value proposed for a slot, how strongly (``_OWN``, ``_SPREAD``), and the rank of the
+    way that found it."""
 
     value: str
     weight: int
     order: int  # the slot's place among the script's: an even contest goes to the earlier
+    rank: int = 0
+
+    @property
+    def score(self) -> float:
+        return self.weight * _WEIGHT_SCALE - self.rank - self.order * 1e-6
 
 
-def assign(proposals: Mapping[_Slot, _Proposal]) -> dict[_Slot, str]:
-    """The value each slot keeps. Where recorded runs used two values the task has two values
-    too: one value proposed for unrelated slots (the note "Call Alice" a task opens is no
-    recipient "Hiro") goes to one family of slots, those whose recorded values are the same or
-    part of one another (a search typed with part of the title it taps). The family with the
-    most weight keeps it, the earlier on a tie; the others stay open."""
-    by_value: dict[str, list[_Slot]] = {}
-    for slot, proposal in proposals.items():
-        by_value.setdefault(proposal.value.lower(), []).append(slot)
+@dataclass(frozen=True, slots=True)
+class _Proposed:
+    """The values proposed for one slot on the binder's first walk: its best, and the others
+    its candidates hold."""
+
+    best: _Proposal
+    candidates: Candidates
+
+    def every(self) -> list[_Proposal]:
+        return [replace(self.best, value=v, rank=r) for v, r in self.candidates.every()]
+
+
+def assign(proposed: Mapping[_Slot, _Proposed]) -> dict[_Slot, str]:
+    """The value each slot keeps: one assignment of the task's values to the slots, each slot
+    one of the values proposed for it or none, with the most score in all. Where recorded runs
+    used two values the task has two values too: one value goes to one family of slots, those
+    whose recorded values are the same or part of one another (a search typed with part of the
+    title it taps), so the note "Call Alice" a task opens is no recipient "Hiro"; a slot that
+    loses its best value takes its next one."""
+    best = {slot: p.best for slot, p in proposed.items()}
+    if _uncontested(best):
+        # Each slot's best scores the most it can: the assignment (most slots' other values
+        # are never worked out).
+        return {slot: p.value for slot, p in best.items()}
+    proposals = {slot: p.every() for slot, p in proposed.items()}
     kept: dict[_Slot, str] = {}
-    for contenders in by_value.values():
-        families = _families(contenders)
-        best = max(
-            families,
-            key=lambda family: (
-                sum(proposals[s].weight for s in family),
-                -min(proposals[s].order for s in family),
-            ),
-        )
-        kept.update((slot, proposals[slot].value) for slot in best)
+    for contest in _contests(proposals):
+        kept.update(_best_assignment(contest, proposals))
     return kept
 
 
-def _families(slots: Sequence[_Slot]) -> list[list[_Slot]]:
-    """``slots`` grouped by related recorded values (the same, or one part of the other)."""
-    families: list[list[_Slot]] = []
+def _uncontested(best: Mapping[_Slot, _Proposal]) -> bool:
+    """Whether no value is proposed first to two unrelated slots."""
+    by_value: dict[str, list[_Slot]] = {}
+    for slot, proposal in best.items():
+        by_value.setdefault(proposal.value.lower(), []).append(slot)
+    return all(
+        _related(a.recorded, b.recorded)
+        for slots in by_value.values() for a, b in itertools.combinations(slots, 2)
+    )  # fmt: skip
+
+
+def _contests(proposals: Mapping[_Slot, Sequence[_Proposal]]) -> list[list[_Slot]]:
+    """The slots in groups linked by the values proposed for them (a value, its slots)."""
+    groups: list[tuple[set[str], list[_Slot]]] = []
+    for slot, proposed in proposals.items():
+        values = {p.value.lower() for p in proposed}
+        joined = [g for g in groups if g[0] & values]
+        merged = (values.union(*(g[0] for g in joined)), [s for g in joined for s in g[1]] + [slot])
+        groups = [g for g in groups if g not in joined] + [merged]
+    return [slots for _, slots in groups]
+
+
+def _best_assignment(
+    slots: Sequence[_Slot], proposals: Mapping[_Slot, Sequence[_Proposal]]
+) -> dict[_Slot, str]:
+    """The values of ``slots`` with the most score, no two unrelated slots taking one value."""
+    chosen: dict[_Slot, _Proposal] = {}
+    best: list[tuple[float, dict[_Slot, _Proposal]]] = [(float("-inf"), {})]
+    tries = 1
     for slot in slots:
-        joined = [f for f in families if any(_related(slot.recorded, s.recorded) for s in f)]
-        merged = [slot] + [s for f in joined for s in f]
-        families = [f for f in families if f not in joined] + [merged]
-    return families
+        tries *= len(proposals[slot]) + 1
+
+    def free(slot: _Slot, value: str) -> bool:
+        return all(
+            _related(slot.recorded, other.recorded)
+            for other, p in chosen.items() if p.value.lower() == value.lower()
+        )  # fmt: skip
+
+    def walk(i: int, total: float) -> None:
+        if i == len(slots):
+            if total > best[0][0]:
+                best[0] = (total, dict(chosen))
+            return
+        for proposal in proposals[slots[i]]:
+            if free(slots[i], proposal.value):
+                chosen[slots[i]] = proposal
+                walk(i + 1, total + proposal.score)
+                del chosen[slots[i]]
+        walk(i + 1, total)
+
+    if tries > _MOST_TRIED:  # too many to try each: the strongest slot chooses first
+        for slot in sorted(slots, key=lambda s: -proposals[s][0].score):
+            free_value = next((p for p in proposals[slot] if free(slot, p.value)), None)
+            if free_value is not None:
+                chosen[slot] = free_value
+        return {slot: p.value for slot, p in chosen.items()}
+    walk(0, 0.0)
+    return {slot: p.value for slot, p in best[0][1].items()}
 
 
 def _related(a: str, b: str) -> bool:
     return a.lower() == b.lower() or _part_of(a, b) or _part_of(b, a)
+
+
+@dataclass(frozen=True, slots=True)
+class _KindCheck:
+    """Whether a value is of another kind than the values at one site, each one refused noted
+    in ``refused`` (a slot's request keeps this, not the whole binder)."""
+
+    values: ValueIndex
+    instruction: str
+    kinds: KindClues
+    app_names: frozenset[str]
+    refused: dict[Site, set[str]]
+    site: Site
+    app: str | None
+
+    def __call__(self, value: str) -> bool:
+        values, instruction, site = self.values, self.instruction, self.site
+        # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
+        named = {w for w in value.split() if w in self.app_names} - {self.app}
+        wrong = (
+            bool(named)
+            # A tapped value the task says only inside a longer name is not asked for.
+            or (site[1] == "click" and values.said_only_inside_names(value, instruction))
+            or values.foreign(value, site)
+            or _asks(value, instruction)
+            or describes_field(value, self.app, self.kinds.read_fields)
+        )
+        if wrong:
+            self.refused.setdefault(site, set()).add(value)
+        return wrong
 
 
 @dataclass
@@ -302,12 +431,12 @@ class _Binder:
     kinds: KindClues
 
     def __post_init__(self) -> None:
-        self.app_names = set(self.kinds.aliases.values())
+        self.app_names = frozenset(self.kinds.aliases.values())
         # Values of the task refused as of another kind, per site: a name inside one is of that
         # kind too ("City Tour" of "the ViewTube video City Tour" is no ShopMall product).
         self.refused: dict[Site, set[str]] = {}
-        # The value each slot is proposed (a first walk), then the ones assigned (``assign``).
-        self.proposals: dict[_Slot, _Proposal] = {}
+        # The values each slot is proposed (a first walk), then the ones assigned (``assign``).
+        self.proposals: dict[_Slot, _Proposed] = {}
         self.assigned: dict[_Slot, str] | None = None
         self._start_walk()
         self.value_taps = self._value_taps()
@@ -335,7 +464,7 @@ class _Binder:
         goes to the one slot of its sort left open (``_Leftover``), bound by a third walk."""
         self._walk()
         self.assigned = assigned = assign(self.proposals)
-        if any(assigned.get(slot) != p.value for slot, p in self.proposals.items()):
+        if any(assigned.get(slot) != p.best.value for slot, p in self.proposals.items()):
             # A slot lost its value to another: walk again. Most bindings have no contest, and
             # the first walk bound them as assigned.
             self._start_walk()
@@ -393,43 +522,38 @@ class _Binder:
             return self.assigned.get(slot)
         if slot not in self.proposals:
             found = self._fill_once(recorded, site, app, titled)
-            if found is None:
+            first = found[0].first if found else None
+            if found is None or first is None:
                 return None
-            self.proposals[slot] = _Proposal(*found, order=len(self.proposals))
-        return self.proposals[slot].value
+            best = _Proposal(first[0], found[1], len(self.proposals), first[1])
+            self.proposals[slot] = _Proposed(best, found[0])
+        return self.proposals[slot].best.value
 
     @property
     def placed(self) -> set[str]:
         """The values proposed for a slot, in lower case."""
-        return {p.value.lower() for p in self.proposals.values()}
+        return {p.best.value.lower() for p in self.proposals.values()}
 
     @property
     def placed_as_said(self) -> set[str]:
         """The values proposed for a slot, as the task writes them."""
-        return {p.value for p in self.proposals.values()}
+        return {p.best.value for p in self.proposals.values()}
 
     def _wrong_kind(self, value: str, site: Site, app: str | None) -> bool:
         """Whether ``value`` is of another kind than the values at ``site`` (refused if so)."""
-        values, instruction = self.values, self.instruction
-        # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
-        named = {w for w in value.split() if w in self.app_names} - {app}
-        wrong = (
-            bool(named)
-            # A tapped value the task says only inside a longer name is not asked for.
-            or (site[1] == "click" and values.said_only_inside_names(value, instruction))
-            or values.foreign(value, site)
-            or _asks(value, instruction)
-            or describes_field(value, app, self.kinds.read_fields)
+        return self._kind_check(site, app)(value)
+
+    def _kind_check(self, site: Site, app: str | None) -> _KindCheck:
+        return _KindCheck(
+            self.values, self.instruction, self.kinds, self.app_names, self.refused, site, app
         )
-        if wrong:
-            self.refused.setdefault(site, set()).add(value)
-        return wrong
 
     def _fill_once(
         self, recorded: str, site: Site, app: str | None, titled: bool
-    ) -> tuple[str, int] | None:
-        """The filler's value for ``recorded`` at ``site``, worked out once (``fills``), and
-        its weight: the filler's own answer, or a name the field took for another run."""
+    ) -> tuple[Candidates, int] | None:
+        """The filler's values for ``recorded`` at ``site``, worked out once (``fills``), and
+        their weight: the filler's own answers of the slot's type (learned from the values
+        recorded there), or a name the field took for another run."""
         trace, instruction, fills = self.trace, self.instruction, self.fills
         key = (recorded, trace.instruction, site, titled)
         if key not in fills:
@@ -439,20 +563,19 @@ class _Binder:
             known = frozenset(self.values.known(site))
             request = SlotRequest(
                 recorded, trace.instruction, said or instruction, known, titled=titled,
-                foreign=partial(self._wrong_kind, site=site, app=app),
+                foreign=self._kind_check(site, app),
             )  # fmt: skip
-            fills[key] = fillers.active().fill(request)
-        value = fills[key]
-        if value is None:
+            fills[key] = Candidates.of(request, _site_type(known, recorded))
+        if fills[key].first is None:
             # One field of one task takes one name: "Message Jonas the contents of ..." aligns
             # with "Message Farah: ..." and not with "... text what it says to Hiro", whose
             # recipient is the same field. Names only: a loose alignment elsewhere ("weather"
             # as a product) is no value to spread.
-            found = {v for (_, _, at, _), v in fills.items() if at == site and v is not None}
+            found = {c.first[0] for (_, _, at, _), c in fills.items() if at == site and c.first}
             if len(found) == 1 and is_name(next(iter(found))):
-                return found.pop(), _SPREAD
+                return Candidates((found.pop(), 0)), _SPREAD
             return None
-        return value, _OWN
+        return fills[key], _OWN
 
     def _bind_typed(self, step: ScriptStep, field: str) -> ScriptStep:
         """A typing step in ``field`` (the label tapped last), filled: each instruction value in

@@ -14,7 +14,7 @@ import functools
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -145,9 +145,7 @@ def _words(text: str, language: Language) -> tuple[str, ...]:
 
 def normalize_units(text: str) -> str:
     """One spelling per unit, as screens show it: "70 percent" is the "70%" to tap."""
-    from guigraph.language.parse import normalize_units as normalized
-
-    return normalized(text, parse(text).language)
+    return parse(text).units
 
 
 def _spans(tokens: list[str], value: list[str]) -> list[tuple[int, int]]:
@@ -573,13 +571,33 @@ def fill_slot(
     the title even if the recorded instruction did not quote its own. ``foreign``: whether a
     value is known as another kind (a city where a product goes); such an alignment is wrong.
     """
+    return next(
+        slot_candidates(example, old_instruction, new_instruction, known_values, titled, foreign),
+        (None, 0),
+    )[0]
+
+
+def slot_candidates(
+    example: str,
+    old_instruction: str,
+    new_instruction: str,
+    known_values: Iterable[str] = (),
+    titled: bool = False,
+    foreign: Callable[[str], bool] | None = None,
+) -> Iterator[tuple[str, int]]:
+    """Every way's value for the slot, with the way's rank (0: the first way), in the ways'
+    order, each value once (case aside); a way that ends the search ends them. Each way is
+    asked only when the values before it were taken: most slots need only the first."""
     seen = tuple(sorted({v for v in known_values if v}, key=lambda v: (-len(v), v)))
     request = _Request(example, old_instruction, new_instruction, seen, titled, foreign)
-    for way in _WAYS:
-        found = way(request)
-        if found is not None:
-            return None if found is _End.NO_VALUE else found
-    return None
+    given: set[str] = set()
+    for rank, way in enumerate(_WAYS):
+        value = way(request)
+        if value is _End.NO_VALUE:
+            return
+        if value is not None and value.lower() not in given:
+            given.add(value.lower())
+            yield value, rank
 
 
 class _End(enum.Enum):

@@ -55,6 +55,8 @@ class ParsedTask:
     #: ("compra" -> "buy", "purchase", ...; ``glossary``), none a word it says itself.
     #: Empty for a language with no dictionary (English).
     glosses: tuple[str, ...] = ()
+    #: The text with one spelling per unit ("70 percent" -> "70%"; ``normalize_units``).
+    units: str = ""
     # Read many times per plan, so made once with the record (``__post_init__``).
     words: tuple[str, ...] = field(init=False)
     lowered: tuple[str, ...] = field(init=False)
@@ -137,7 +139,7 @@ def _parse(text: str, language: Language) -> ParsedTask:
     quoted = tuple(QUOTED.findall(text))
     return ParsedTask(
         text, language, tokens, quoted, quoted or _after_mark(text, language),
-        tuple(_parts(text, language.clause_joiners)), _glosses(tokens, language),
+        tuple(_parts(text, language.clause_joiners)), _glosses(tokens, language), units,
     )  # fmt: skip
 
 
