@@ -55,6 +55,23 @@ def test_the_model_fills_what_its_slot_types_accept_and_the_rules_the_rest() -> 
     assert (filler.counts.answered, filler.counts.refused, filler.counts.calls) == (1, 1, 1)
 
 
+def test_the_model_filler_offers_its_value_first_then_the_rules_others() -> None:
+    """For one assignment over every slot, a filler offers a slot each value it may take,
+    best first: the model's own (where its type accepts it), then the rules' values it did
+    not give; a refused value is no candidate."""
+    task = "Set an alarm called Gym or Laundry"
+    reply = json.dumps({"slot1": None, "slot2": "Laundry"})
+    with FakeModelServer([Reply.of(reply)]) as server:
+        filler = _filler(server)
+        filler.prepare(task, [DONOR])
+        request = SlotRequest("Meds", RECORDED, task, frozenset({"Meds", "Laundry", "Gym"}))
+        offered = list(filler.candidates(request))
+    rules = list(RuleFiller().candidates(request))
+    assert [value for value, _ in rules] == ["Gym", "Laundry"]  # the rules' best is Gym
+    assert [value for value, _ in offered] == ["Laundry", "Gym"]  # the model's first
+    assert [rank for _, rank in offered] == sorted(rank for _, rank in offered)
+
+
 def test_a_value_of_the_wrong_type_or_none_is_the_rules_to_find() -> None:
     reply = json.dumps({"slot1": "laundry", "slot2": None})  # a name for the time
     with FakeModelServer([Reply.of(reply)]) as server:
