@@ -386,47 +386,6 @@ class _Answers:
         return self.answers.get(request.recorded)
 
 
-def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_line() -> None:
-    """The recipient field took "Jonas" when the task was bound to another run (the fill
-    cache); here its own answer is none, so "Jonas" is only spread to it. The note title typed
-    after it is the filler's own answer "Jonas": that slot keeps it, whatever their order, and
-    the recipient stays open."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
-    to, title = (
-        ActionTemplate(ActionType.CLICK, target_label="To"),
-        ActionTemplate(ActionType.CLICK, target_label="Title"),
-    )
-    steps = [
-        ScriptStep(28, to, None, "Messages", "t7", edge_id=30),
-        ScriptStep(28, typing, None, "Messages", "t7", edge_id=30),
-        ScriptStep(40, title, None, "Notes", "t7", edge_id=31),
-        ScriptStep(40, typing, None, "Notes", "t7", edge_id=31),
-    ]
-    donor = "Text Hiro and save a note titled Ideas"
-    trace = Trace("t7", donor, "Multi_Apps", ("Messages", "Notes"), (28, 40), (30, 31), 4,
-                  values={SlotKey(30, "text1"): "Hiro", SlotKey(31, "text1"): "Ideas"})  # fmt: skip
-    task = "Save a note titled Jonas"
-    other_run = ("Farah", "Message Farah: On my way", type_site(28, "To"), False)
-    with fillers.using(_Answers({"Ideas": "Jonas"})):
-        binding = bind(
-            steps, trace, task, ValueIndex(), cache={other_run: Candidates(("Jonas", 0))}
-        )
-    assert [s.text for s in binding.steps if s.template.type is ActionType.TYPE] == [
-        "Hiro",
-        "Jonas",
-    ]
-    assert binding.unfilled == 1
-    # Spread alone, with no slot finding it of its own, the recipient takes it.
-    with fillers.using(_Answers({})):
-        spread = bind(steps, trace, task, ValueIndex(), cache={other_run: Candidates(("Jonas", 0))})
-    assert [s.text for s in spread.steps if s.template.type is ActionType.TYPE] == [
-        "Jonas",
-        "Ideas",
-    ]
-
-
 class _Ranked(_Answers):
     """A slot filler answering from a table with several values per slot, best first."""
 
@@ -463,6 +422,32 @@ def _message_then_note() -> tuple[list[ScriptStep], Trace]:
 
 def _typed(binding: Binding) -> list[str | None]:
     return [s.text for s in binding.steps if s.template.type is ActionType.TYPE]
+
+
+def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_line() -> None:
+    """The recipient field took "Jonas" when the task was bound to another run (the fill
+    cache); here its own answer is none, so "Jonas" is only spread to it. The note title typed
+    after it is the filler's own answer "Jonas": that slot keeps it, whatever their order, and
+    the recipient stays open."""
+    steps, trace = _message_then_note()
+    task = "Save a note titled Jonas"
+    other_run = ("Farah", "Message Farah: On my way", type_site(28, "To"), False)
+    with fillers.using(_Answers({"Ideas": "Jonas"})):
+        binding = bind(
+            steps, trace, task, ValueIndex(), cache={other_run: Candidates(("Jonas", 0))}
+        )
+    assert [s.text for s in binding.steps if s.template.type is ActionType.TYPE] == [
+        "Hiro",
+        "Jonas",
+    ]
+    assert binding.unfilled == 1
+    # Spread alone, with no slot finding it of its own, the recipient takes it.
+    with fillers.using(_Answers({})):
+        spread = bind(steps, trace, task, ValueIndex(), cache={other_run: Candidates(("Jonas", 0))})
+    assert [s.text for s in spread.steps if s.template.type is ActionType.TYPE] == [
+        "Jonas",
+        "Ideas",
+    ]
 
 
 def test_one_assignment_gives_the_slot_that_loses_its_best_value_its_next() -> None:
