@@ -450,6 +450,29 @@ def test_a_contested_value_goes_to_the_slot_that_found_it_not_the_one_first_in_l
     ]
 
 
+class _Remembering(_Answers):
+    """A filler that remembers its answers by request, as a model filler might."""
+
+    def __init__(self, answers: dict[str, str]) -> None:
+        super().__init__(answers)
+        self.asked: dict[SlotRequest, str | None] = {}
+
+    def fill(self, request: SlotRequest) -> str | None:
+        if request not in self.asked:
+            self.asked[request] = super().fill(request)
+        return self.asked[request]
+
+
+def test_a_filler_may_remember_its_answers_by_request() -> None:
+    """The requests binding makes are hashable: their kind check is equal only to itself."""
+    steps, trace = _message_then_note()
+    filler = _Remembering({"Hiro": "Mara", "Ideas": "Jonas"})
+    with fillers.using(filler):
+        binding = bind(steps, trace, "Text Mara and save a note titled Jonas", ValueIndex())
+    assert _typed(binding) == ["Mara", "Jonas"]
+    assert len(filler.asked) == 2
+
+
 def test_one_assignment_gives_the_slot_that_loses_its_best_value_its_next() -> None:
     """Both slots' best value is "Jonas"; one value goes to one of two unrelated slots, and the
     assignment with the most score in all gives the note its own best ("Jonas", found first

@@ -389,10 +389,11 @@ def _related(a: str, b: str) -> bool:
     return a.lower() == b.lower() or _part_of(a, b) or _part_of(b, a)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _KindCheck:
     """Whether a value is of another kind than the values at one site, each one refused noted
-    in ``refused`` (a slot's request keeps this, not the whole binder)."""
+    in ``refused`` (a slot's request keeps this, not the whole binder). Equal only to itself,
+    so a ``SlotRequest`` stays hashable (a filler may remember its answers by request)."""
 
     values: ValueIndex
     instruction: str
