@@ -7,12 +7,13 @@ from dataclasses import replace
 
 import networkx as nx
 
+from guigraph.compiler.controls import shown_words
 from guigraph.compiler.fields import offered_fields
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import ScriptStep
 from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
-from guigraph.envs.conventions import ANDROID
+from guigraph.envs.conventions import ANDROID, WEB
 from guigraph.geometry import BBox
 from guigraph.graph.records import ActionTemplate, Edge, Node, TextSource, Trace
 from guigraph.language import tables
@@ -66,3 +67,19 @@ def test_a_text_showing_no_language_is_read_in_the_tasks_each_time() -> None:
     with tables.using(SPANISH):
         assert parse("Blue Roads").language is SPANISH
     assert parse("Blue Roads").language.code == "en"
+
+
+def test_a_controls_words_are_kept_per_task_language_and_id_scheme() -> None:
+    """A control's shown words are worked out once, and again for another task language (a
+    Spanish task glosses "Canciones" as "song") or another world's ids (Android's name the
+    field after the app; a web page's whole id is its name)."""
+    songs = ActionTemplate(
+        ActionType.CLICK, target_label="Canciones", target_id="music:id/play_all"
+    )
+    with conventions.using(ANDROID):
+        assert shown_words(songs) == {"cancione", "play", "all"}
+        with tables.using(SPANISH):
+            assert "song" in shown_words(songs)
+        assert "song" not in shown_words(songs)
+    with conventions.using(WEB):
+        assert "music" in shown_words(songs)

@@ -33,7 +33,6 @@ from guigraph.graph.records import SlotKey, TextSource
 from guigraph.graph.slot_types import SlotType, learn
 from guigraph.language import tables
 from guigraph.language.casing import in_field_case
-from guigraph.language.parse import QUOTED as _QUOTED
 from guigraph.language.parse import parse
 from guigraph.types import ActionType
 
@@ -915,10 +914,10 @@ def requoted(label: str, old_instruction: str, new_instruction: str) -> bool:
     """Whether the recorded task quoted the tapped ``label`` and the new one quotes a text
     where it stood ('Click on the "确定" button' / 'Click on the "♥♥♥" button'): the quoted
     label was the task's value, though its screen was recorded once with that one value."""
-    quoted_old = [q.strip() for q in _QUOTED.findall(old_instruction)]
+    quoted_old = [q.strip() for q in parse(old_instruction).quoted]
     if label.strip() not in quoted_old:
         return False  # asked of every tap of every run: most recorded tasks quote nothing
-    quoted_new = [q.strip() for q in _QUOTED.findall(new_instruction)]
+    quoted_new = [q.strip() for q in parse(new_instruction).quoted]
     new = align_value(label.strip(), old_instruction, new_instruction)
     if new is None:  # a text of no words ("♥♥♥") aligns with nothing: the one quoted
         return len(quoted_old) == len(quoted_new) == 1
@@ -936,13 +935,13 @@ def kind_said(template: ActionTemplate, old_instruction: str, new_instruction: s
     """The kind of element the new task quotes where the recorded one quoted the kind of the
     element it tapped (not its label): "Click on a "radio" widget" tapped a radio labelled
     "GDK"; for "Click on a "button" widget" the tap is on a button. "" when it named none."""
-    role = template.target_role
-    if not role or template.target_label.lower() in old_instruction.lower():
-        return ""
-    for said in _QUOTED.findall(old_instruction):
+    role, quoted_old = template.target_role, parse(old_instruction).quoted
+    if not (role and quoted_old) or template.target_label.lower() in old_instruction.lower():
+        return ""  # asked of every tap of every run: most recorded tasks quote nothing
+    for said in quoted_old:
         if names_kind(said, role):
             new = align_value(said, old_instruction, new_instruction)
-            quoted = _QUOTED.findall(new_instruction)
+            quoted = parse(new_instruction).quoted
             return new or (quoted[0] if len(quoted) == 1 else "")
     return ""
 

@@ -115,20 +115,20 @@ def _search(kb: KnowledgeBase, instruction: str, k: int) -> list[tuple[Trace, fl
     """The top k for the whole task and the top CLAUSE_K for each of its clauses, every one
     scored by its similarity to the whole task (so a clause's trace ranks as what it is: a
     part of the task), best first."""
-    found = kb.search_traces(instruction, k)
     parts = clauses(instruction)
-    if len(parts) < 2:
-        return found
+    parts = parts if len(parts) >= 2 else []
+    # The task and its clauses in one encoding call: a call costs far more than a row.
+    query, *part_queries = kb.encoder.encode([instruction, *parts])
+    found = kb.nearest_traces(query, k)
     seen = {trace.episode_id for trace, _ in found}
     extra: list[Trace] = []
-    for part in parts:
-        for trace, _ in kb.search_traces(part, CLAUSE_K):
+    for part_query in part_queries:
+        for trace, _ in kb.nearest_traces(part_query, CLAUSE_K):
             if trace.episode_id not in seen:
                 seen.add(trace.episode_id)
                 extra.append(trace)
     if not extra:
         return found
-    query = kb.encoder.encode([instruction])[0]
     rows = kb.encoder.encode([trace.instruction for trace in extra])
     scored = [(t, float(score)) for t, score in zip(extra, rows @ query, strict=True)]
     return sorted([*found, *scored], key=lambda pair: -pair[1])
