@@ -560,7 +560,7 @@ class _Binder:
             # A sentence the recorded task gave to type is found, and typed, in the words the
             # new task says it in ("Rehearsals start at six.", not "... at 6.").
             said = as_said(instruction) if is_sentence(recorded, trace.instruction) else None
-            known = frozenset(self.values.known(site))
+            known = self.values.known(site)
             request = SlotRequest(
                 recorded, trace.instruction, said or instruction, known, titled=titled,
                 foreign=self._kind_check(site, app),

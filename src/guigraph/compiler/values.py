@@ -107,6 +107,7 @@ class ValueIndex:
         #: (state, label) -> [runs whose instruction named the label, runs that tapped it]
         self.tapped: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
         self._site_keys: dict[Site, frozenset[str]] = {}
+        self._known_at: dict[Site, frozenset[str]] = {}
         self._holder_kinds: dict[str, list[frozenset[str]]] = {}
         self._foreign: dict[tuple[str, Site], bool] = {}
         self._tap_kin: dict[str, frozenset[str]] | None = None
@@ -135,6 +136,7 @@ class ValueIndex:
         self._said.clear()
         self._value_labels.clear()
         self._site_keys.clear()
+        self._known_at.clear()
         self._holder_kinds.clear()
         self._foreign.clear()
         self._tap_kin = None
@@ -279,13 +281,17 @@ class ValueIndex:
                     self._by_head[parts[-1]].extend(holders)
         return self._by_value.get(_key(value), [])
 
-    def known(self, site: Site) -> set[str]:
+    def known(self, site: Site) -> frozenset[str]:
         """Values seen at ``site`` (pooled with sites sharing values); for taps, only labels
-        that behave as values (see :meth:`is_value_label`), never a control like "Save"."""
-        values = self._known(site)
-        if site[1] != "click":
-            return values
-        return {v for v in values if self._named_as_value(site[0], v)}
+        that behave as values (see :meth:`is_value_label`), never a control like "Save".
+        Remembered per site: each slot filled there asks again."""
+        found = self._known_at.get(site)
+        if found is None:
+            values = self._known(site)
+            if site[1] == "click":
+                values = {v for v in values if self._named_as_value(site[0], v)}
+            found = self._known_at[site] = frozenset(values)
+        return found
 
     def foreign(self, value: str, site: Site) -> bool:
         """Whether ``value`` is of another kind than the values of ``site``: recorded at a

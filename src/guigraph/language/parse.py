@@ -51,12 +51,12 @@ class ParsedTask:
     set_off: tuple[str, ...]
     #: Every part of a task in several steps, however short ("bookmark it" too).
     parts: tuple[str, ...]
+    #: The text with one spelling per unit ("70 percent" -> "70%"; ``normalize_units``).
+    units: str
     #: What the task's own words translate to in English, the recordings' language
     #: ("compra" -> "buy", "purchase", ...; ``glossary``), none a word it says itself.
     #: Empty for a language with no dictionary (English).
     glosses: tuple[str, ...] = ()
-    #: The text with one spelling per unit ("70 percent" -> "70%"; ``normalize_units``).
-    units: str = ""
     # Read many times per plan, so made once with the record (``__post_init__``).
     words: tuple[str, ...] = field(init=False)
     lowered: tuple[str, ...] = field(init=False)
@@ -139,7 +139,7 @@ def _parse(text: str, language: Language) -> ParsedTask:
     quoted = tuple(QUOTED.findall(text))
     return ParsedTask(
         text, language, tokens, quoted, quoted or _after_mark(text, language),
-        tuple(_parts(text, language.clause_joiners)), _glosses(tokens, language), units,
+        tuple(_parts(text, language.clause_joiners)), units, _glosses(tokens, language),
     )  # fmt: skip
 
 
