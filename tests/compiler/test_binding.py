@@ -13,15 +13,16 @@ from guigraph.types import ActionType
 
 ALIASES = {"shopmall": "ShopMall", "viewtube": "ViewTube", "camera": "Camera"}
 KINDS = KindClues(ALIASES)
+#: Types the one value the instruction gives.
+TYPES_FROM_TASK = ActionTemplate(
+    ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
+)
 DONOR = "Find the price of the Lumen camera bag and note it down under Work"
 
 
 def typing_step(node: int, app: str, trace_id: str, edge_id: int) -> ScriptStep:
     """A step typing one value the instruction gives."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
-    return ScriptStep(node, typing, None, app, trace_id, edge_id=edge_id)
+    return ScriptStep(node, TYPES_FROM_TASK, None, app, trace_id, edge_id=edge_id)
 
 
 def search_step() -> tuple[ScriptStep, Trace]:
@@ -70,9 +71,7 @@ def test_a_question_is_not_the_message_when_the_task_asks_for_its_answer() -> No
 def test_each_slot_of_an_edge_that_types_twice_is_read_from_its_own_step() -> None:
     """A note's title and body are typed on one edge: each slot's value is the one bound in
     the step that types it, and a value read off a screen is left to acting."""
-    title = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    title = TYPES_FROM_TASK
     body = ActionTemplate(
         ActionType.TYPE, text="{text2} {text3}",
         text_sources=(
@@ -117,9 +116,7 @@ def test_one_field_of_one_task_takes_one_value() -> None:
     """The recipient "Message Jonas ..." names aligns with "Message Farah: On my way" and not
     with "... text what it says to Hiro": the second trace types into the same field, so it
     takes the value the first found there (a shared fill cache, as retrieval keeps per task)."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    typing = TYPES_FROM_TASK
     task = "Message Jonas the contents of the Groceries note"
 
     def trace_to(contact: str, donor: str, tid: str) -> tuple[ScriptStep, Trace]:
@@ -146,9 +143,7 @@ def test_one_field_of_one_task_takes_one_value() -> None:
 def test_a_search_typed_with_part_of_a_name_types_the_new_name_whole() -> None:
     """The recorded run searched "Bike" for the video "Bike Repair for beginners" it tapped;
     a rewording the typed part does not align with types the task's whole title."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    typing = TYPES_FROM_TASK
     title = "Bike Repair for beginners"
     tap = ActionTemplate(ActionType.CLICK, target_label=title)
     steps = [
@@ -182,9 +177,7 @@ def test_a_value_placed_for_one_recorded_value_does_not_stand_in_for_another() -
     names the note, and "Call Alice" (half of it a known contact's name) is no recipient as
     well. Two note titles are too few to make notes a kind, so only the binding can tell."""
     to = ActionTemplate(ActionType.CLICK, target_label="To")
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    typing = TYPES_FROM_TASK
     note = ActionTemplate(ActionType.CLICK, target_label="Ideas")
     steps = [
         ScriptStep(18, note, None, "Notes", "t6", edge_id=20),
@@ -401,9 +394,7 @@ class _Ranked(_Answers):
 
 def _message_then_note() -> tuple[list[ScriptStep], Trace]:
     """A run that texted Hiro (the "To" field) and saved a note titled Ideas."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    typing = TYPES_FROM_TASK
     to, title = (
         ActionTemplate(ActionType.CLICK, target_label="To"),
         ActionTemplate(ActionType.CLICK, target_label="Title"),
@@ -493,9 +484,7 @@ def test_one_assignment_gives_the_slot_that_loses_its_best_value_its_next() -> N
 def test_a_value_the_slot_type_refuses_gives_way_to_the_next() -> None:
     """The slot's type is learned from the values recorded at its site: clock times there
     ("06:30", "21:00") refuse a name, so the next value of the right shape fills it."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    typing = TYPES_FROM_TASK
     field_tap = ActionTemplate(ActionType.CLICK, target_label="Time")
     steps = [
         ScriptStep(12, field_tap, None, "Clock", "t3", edge_id=5),
@@ -514,9 +503,7 @@ def test_a_value_the_slot_type_refuses_gives_way_to_the_next() -> None:
 def _searched_and_tapped(shown: str) -> tuple[list[ScriptStep], Trace, ValueIndex]:
     """A recorded run that searched the topic "hiking" and tapped it as ``shown`` ("{topic}"
     within marks or not) among other topics."""
-    typing = ActionTemplate(
-        ActionType.TYPE, text="{text1}", text_sources=(("text1", TextSource.instruction()),)
-    )
+    typing = TYPES_FROM_TASK
     tap = ActionTemplate(ActionType.CLICK, target_label=shown.format(topic="hiking"))
     steps = [
         ScriptStep(4, typing, None, "Notes", "t7", edge_id=30),
