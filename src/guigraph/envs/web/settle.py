@@ -96,6 +96,7 @@ class PageActivity:
         deadline = time.monotonic() + timeout_s
         if started_action:
             page.wait_for_timeout(START_MS)
+            _round_trip(page)
         while True:
             if interrupted is not None and interrupted():
                 return
@@ -125,6 +126,17 @@ class PageActivity:
             page.wait_for_function(QUIET_JS, polling="raf", timeout=ANIMATION_MS)
         except Exception:
             return
+
+
+def _round_trip(page: Any) -> None:
+    """Ask the page for nothing and wait for the answer. The page reports a request it starts
+    before it answers a later call, so once this returns the requests the action started are
+    known: on a loaded machine their events can come later than ``START_MS``, and the page
+    would be called settled with the request still to go."""
+    try:
+        page.evaluate("0")
+    except Exception:  # the document is being replaced: its navigation is already tracked
+        return
 
 
 def _line(exc: BaseException) -> str:
