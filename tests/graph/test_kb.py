@@ -134,21 +134,20 @@ def test_trace_vectors_are_the_trace_searchs_in_trace_order(kb: KnowledgeBase) -
     assert best.instruction == traces[1].instruction
 
 
-def test_a_search_reads_a_trace_once_and_again_after_a_build(
+def test_the_nearest_trace_ids_are_the_searchs_and_a_build_adds_its_traces(
     tmp_path: Path, recorders: list[Recorder]
 ) -> None:
-    """Tasks find the same traces again and again, so a search keeps those it read; a build's
-    writes (an incremental one here) make the next search read them afresh."""
+    """The search by vector and by text agree; a build's writes (an incremental one here)
+    make the next search find the new traces too."""
     kb = KnowledgeBase.create(tmp_path / "kb")
     searches = [r for r in recorders if r.episode_id.startswith("s")]
     GraphBuilder(kb).build(sources(searches))
     vector = kb.encoder.encode(["Find Rome on the map"])[0]
-    (found, score), *_ = kb.nearest_traces(vector, k=1)
-    assert (found, score) == kb.search_traces("Find Rome on the map", k=1)[0]
-    assert kb.search_traces("Find Rome on the map", k=1)[0][0] is found
+    (found, score), *_ = kb.nearest_trace_ids(vector, k=1)
+    best, best_score = kb.search_traces("Find Rome on the map", k=1)[0]
+    assert (best.episode_id, best_score) == (found, score) and found.startswith("s")
     GraphBuilder(kb).build(sources([r for r in recorders if r not in searches]))
     shopping = kb.search_traces("Add tea to the cart", k=1)[0][0]
     assert shopping.episode_id.startswith("p")
-    again = kb.search_traces("Find Rome on the map", k=1)[0][0]
-    assert again == found and again is not found
+    assert kb.nearest_trace_ids(vector, k=1)[0][0] == found
     kb.close()

@@ -82,6 +82,31 @@ def test_each_clause_of_a_task_in_parts_brings_its_own_traces(kb: KnowledgeBase)
     assert len(single.traces) == 1
 
 
+def test_the_traces_retrieved_are_the_views_and_only_those_it_can_plan_with(
+    tmp_path: Path,
+) -> None:
+    """Retrieval reads the traces the view holds (not the KB's rows again); a trace the KB
+    gained after the view was loaded is left out, as the view has none of its states."""
+    kb = KnowledgeBase.create(tmp_path / "kb")
+    recorders = make_recorders()
+    finds = [r for r in recorders if r.episode().instruction.startswith("Find ")]
+    for recorder in finds:
+        GraphBuilder(kb).add_episode(recorder.episode())
+    view = GraphView.load(kb)
+    context = retrieve(kb, "Find Tokyo on the map, then add tea to the cart", k=2, graph=view)
+    assert context.traces and all(
+        any(item.trace is trace for trace in view.traces) for item in context.traces
+    )
+    for recorder in recorders:
+        if recorder not in finds:
+            GraphBuilder(kb).add_episode(recorder.episode())
+    stale = retrieve(kb, "Add tea to the cart", k=3, graph=view)
+    fresh = retrieve(kb, "Add tea to the cart", k=3)
+    assert not any("cart" in item.trace.instruction for item in stale.traces)
+    assert "cart" in fresh.traces[0].trace.instruction
+    kb.close()
+
+
 def test_clauses_split_on_breaks_and_drop_fragments() -> None:
     text = "Plan a trip to Rome on Jul 3 at 09:00: add it to the calendar, and text it to Bo"
     assert clauses(text) == [

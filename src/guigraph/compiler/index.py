@@ -83,6 +83,8 @@ class GraphView:
     def __post_init__(self) -> None:
         # Indexes built once, so that planning does not scan a large KB per episode.
         self.rows_by_app: dict[str, list[int]] = {}
+        #: episode id -> its row in ``traces`` and ``trace_vectors``
+        self.trace_rows = {trace.episode_id: row for row, trace in enumerate(self.traces)}
         for row, trace in enumerate(self.traces):
             for app in self._apps_of(trace):
                 self.rows_by_app.setdefault(app, []).append(row)

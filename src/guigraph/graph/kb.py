@@ -74,8 +74,6 @@ class KnowledgeBase:
         self._state_index: StateIndex | None = None
         self._graph: nx.DiGraph | None = None
         self._trace_search: tuple[Any, list[str]] | None = None
-        #: Traces the search found, read once (tasks find the same traces again and again).
-        self._found_traces: dict[str, Trace] = {}
         _one_thread_per_search()
 
     # -- opening -------------------------------------------------------------------------
@@ -193,7 +191,6 @@ class KnowledgeBase:
         finally:
             self._graph = None
             self._trace_search = None
-            self._found_traces = {}
 
     def app_names(self) -> dict[str, tuple[str, ...]]:
         """Other names of the knowledge base's apps, where a device told them (a label's
@@ -368,11 +365,13 @@ class KnowledgeBase:
 
     def search_traces(self, text: str, k: int = 5) -> list[tuple[Trace, float]]:
         """Traces whose instruction is most similar to ``text`` (cosine), best first."""
-        return self.nearest_traces(self.encoder.encode([text])[0], k)
+        found = self.nearest_trace_ids(self.encoder.encode([text])[0], k)
+        traces = ((self.trace(episode_id), score) for episode_id, score in found)
+        return [(trace, score) for trace, score in traces if trace is not None]
 
-    def nearest_traces(self, vector: np.ndarray, k: int = 5) -> list[tuple[Trace, float]]:
-        """Traces whose instruction vector is most similar to ``vector`` (one encoded by
-        ``encoder``), best first."""
+    def nearest_trace_ids(self, vector: np.ndarray, k: int = 5) -> list[tuple[str, float]]:
+        """The episode ids of the traces whose instruction vector is most similar to
+        ``vector`` (one encoded by ``encoder``), best first, with their similarity."""
         import numpy as np
 
         index, ids = self._trace_index()
@@ -380,13 +379,7 @@ class KnowledgeBase:
             return []
         query = np.asarray(vector, dtype=np.float32).reshape(1, -1)
         scores, found = index.search(query, min(k, len(ids)))
-        results = []
-        for score, row in zip(scores[0], found[0], strict=True):
-            trace = self._found_traces.get(ids[row]) or self.trace(ids[row])
-            if trace is not None:
-                self._found_traces[trace.episode_id] = trace
-                results.append((trace, float(score)))
-        return results
+        return [(ids[row], float(score)) for score, row in zip(scores[0], found[0], strict=True)]
 
     def exemplar_vectors(self) -> np.ndarray:
         import numpy as np

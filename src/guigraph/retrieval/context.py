@@ -77,7 +77,7 @@ def retrieve(
 
     graph = graph or GraphView.load(kb)
     fills: FillCache = {}
-    searched = _search(kb, instruction, k)
+    searched = _search(kb, graph, instruction, k)
     by_app = _app_candidates(instruction, [trace for trace, _ in searched], graph)
     # The task's slot filler sees every run the task may follow before any is bound (a model
     # filler asks about all their slots in one call).
@@ -111,26 +111,30 @@ def _app_candidates(
     return found
 
 
-def _search(kb: KnowledgeBase, instruction: str, k: int) -> list[tuple[Trace, float]]:
+def _search(
+    kb: KnowledgeBase, graph: GraphView, instruction: str, k: int
+) -> list[tuple[Trace, float]]:
     """The top k for the whole task and the top CLAUSE_K for each of its clauses, every one
     scored by its similarity to the whole task (so a clause's trace ranks as what it is: a
-    part of the task), best first."""
+    part of the task), best first. The traces and their vectors are the view's: a trace
+    the KB gained after the view was loaded is not one the team can plan with."""
     parts = clauses(instruction)
     parts = parts if len(parts) >= 2 else []
     # The task and its clauses in one encoding call: a call costs far more than a row.
     query, *part_queries = kb.encoder.encode([instruction, *parts])
-    found = kb.nearest_traces(query, k)
+    rows = graph.trace_rows
+    found = [(graph.traces[rows[i]], s) for i, s in kb.nearest_trace_ids(query, k) if i in rows]
     seen = {trace.episode_id for trace, _ in found}
-    extra: list[Trace] = []
+    extra: list[int] = []
     for part_query in part_queries:
-        for trace, _ in kb.nearest_traces(part_query, CLAUSE_K):
-            if trace.episode_id not in seen:
-                seen.add(trace.episode_id)
-                extra.append(trace)
-    if not extra:
+        for episode_id, _ in kb.nearest_trace_ids(part_query, CLAUSE_K):
+            if episode_id in rows and episode_id not in seen:
+                seen.add(episode_id)
+                extra.append(rows[episode_id])
+    if not extra or graph.trace_vectors is None:
         return found
-    rows = kb.encoder.encode([trace.instruction for trace in extra])
-    scored = [(t, float(score)) for t, score in zip(extra, rows @ query, strict=True)]
+    scores = graph.trace_vectors[extra] @ query
+    scored = [(graph.traces[row], float(score)) for row, score in zip(extra, scores, strict=True)]
     return sorted([*found, *scored], key=lambda pair: -pair[1])
 
 
