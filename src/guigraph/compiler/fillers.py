@@ -4,7 +4,7 @@ Binding a recorded run to a task (``script.bind``) asks, slot by slot, "the run 
 for 'Set an alarm for 06:30 called Meds': what does 'set an alarm for 07:30 called laundry'
 give there?". One protocol, two answers:
 
-- :class:`RuleFiller`, the model-free default: the typed rules of ``slots.fill_slot``
+- :class:`RuleFiller`, the model-free default: the typed rules of ``slots.slot_candidates``
   (alignment with the recorded instruction, the site's known values, set-off texts);
 - :class:`ModelFiller`: one structured-output call per task (``prepare``, given the recorded
   runs the task may follow) asks a model for every slot of those runs at once, the reply's
@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from guigraph.compiler.slots import fill_slot, slot_candidates
+from guigraph.compiler.slots import SlotRequest, slot_candidates
 from guigraph.errors import GuigraphError, ResponseParseError
 
 if TYPE_CHECKING:
@@ -40,29 +40,16 @@ log = logging.getLogger(__name__)
 MAX_SLOTS = 24
 
 
-@dataclass(frozen=True)
-class SlotRequest:
-    """One slot of one recorded run, to be filled for a new task."""
-
-    recorded: str  # the value the run gave the slot
-    recorded_instruction: str
-    instruction: str  # the new task
-    known: frozenset[str] = frozenset()  # values recorded where the slot is
-    titled: bool = False  # the slot is a title field
-    #: Whether a value is known as another kind here (a city where a product goes).
-    foreign: Callable[[str], bool] | None = None
-
-
 class SlotFiller(Protocol):
     def prepare(self, instruction: str, donors: Sequence[Trace]) -> None:
         """Before binding: the task, and the recorded runs it may follow."""
 
     def fill(self, request: SlotRequest) -> str | None:
-        """The task's value for the slot, or None if the task gives none."""
+        """The task's value for the slot, or None if the task gives none.
 
-    def candidates(self, request: SlotRequest) -> Iterator[tuple[str, int]]:
-        """The task's values the slot may take, best first, each with its rank (0: the best).
-        Worked out as they are taken: most slots take only the first."""
+        A filler may also rank several values: ``candidates(request)``, the values the slot
+        may take, best first, each with its rank (0: the best), worked out as they are taken
+        (most slots take only the first). One without it gives its one value."""
 
 
 class RuleFiller:
@@ -72,28 +59,23 @@ class RuleFiller:
         return None
 
     def fill(self, request: SlotRequest) -> str | None:
-        return fill_slot(
-            request.recorded, request.recorded_instruction, request.instruction,
-            request.known, titled=request.titled, foreign=request.foreign,
-        )  # fmt: skip
+        return next(slot_candidates(request), (None, 0))[0]
 
     def candidates(self, request: SlotRequest) -> Iterator[tuple[str, int]]:
-        return slot_candidates(
-            request.recorded, request.recorded_instruction, request.instruction,
-            request.known, titled=request.titled, foreign=request.foreign,
-        )  # fmt: skip
+        return slot_candidates(request)
 
 
 _ACTIVE: ContextVar[SlotFiller | None] = ContextVar("slot_filler", default=None)
 _RULES = RuleFiller()
 
 
-def candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
-    """The active filler's values for the slot, best first (its one value, for a filler that
-    gives only one)."""
-    filler = active()
-    if hasattr(filler, "candidates"):
-        return filler.candidates(request)
+def candidates(request: SlotRequest, filler: SlotFiller | None = None) -> Iterator[tuple[str, int]]:
+    """The values of ``filler`` (the active one unless given) for the slot, best first: its
+    own ranking, or its one value for a filler that gives only one."""
+    filler = filler or active()
+    ranked = getattr(filler, "candidates", None)
+    if ranked is not None:
+        return cast(Iterator[tuple[str, int]], ranked(request))
     value = filler.fill(request)
     return iter([] if value is None else [(value, 0)])
 
@@ -266,7 +248,7 @@ class ModelFiller:
         own = self.fill(request)
         if own is not None:
             yield own, 0
-        for value, rank in self.fallback.candidates(request):
+        for value, rank in candidates(request, self.fallback):
             if own is None or value.lower() != own.lower():
                 yield value, rank + (own is not None)
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
 from guigraph.compiler import counts, fillers, lists
-from guigraph.compiler.fillers import SlotRequest
 from guigraph.compiler.forms import as_said, conform
 from guigraph.compiler.slots import (
+    SlotRequest,
     align_value,
     clauses,
     content_words,

@@ -557,6 +557,19 @@ def _map_index(opcodes: Sequence[Opcode], index: int, is_end: bool) -> int:
     return opcodes[-1][4] if opcodes else 0
 
 
+@dataclass(frozen=True)
+class SlotRequest:
+    """One slot of one recorded run, to be filled for a new task."""
+
+    recorded: str  # the value the run gave the slot
+    recorded_instruction: str
+    instruction: str  # the new task
+    known: frozenset[str] = frozenset()  # values recorded where the slot is
+    titled: bool = False  # the slot is a title field
+    #: Whether a value is known as another kind here (a city where a product goes).
+    foreign: Callable[[str], bool] | None = None
+
+
 def fill_slot(
     example: str,
     old_instruction: str,
@@ -565,34 +578,31 @@ def fill_slot(
     titled: bool = False,
     foreign: Callable[[str], bool] | None = None,
 ) -> str | None:
-    """The value to type in place of ``example`` for the new task, or None if none is found.
+    """The value to type in place of ``example`` for the new task, or None if none is found
+    (the first of ``slot_candidates``).
 
     ``titled``: the value goes into a title field, where a quoted phrase of the instruction is
     the title even if the recorded instruction did not quote its own. ``foreign``: whether a
     value is known as another kind (a city where a product goes); such an alignment is wrong.
     """
-    return next(
-        slot_candidates(example, old_instruction, new_instruction, known_values, titled, foreign),
-        (None, 0),
-    )[0]
+    request = SlotRequest(
+        example, old_instruction, new_instruction, frozenset(known_values), titled, foreign
+    )
+    return next(slot_candidates(request), (None, 0))[0]
 
 
-def slot_candidates(
-    example: str,
-    old_instruction: str,
-    new_instruction: str,
-    known_values: Iterable[str] = (),
-    titled: bool = False,
-    foreign: Callable[[str], bool] | None = None,
-) -> Iterator[tuple[str, int]]:
+def slot_candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
     """Every way's value for the slot, with the way's rank (0: the first way), in the ways'
     order, each value once (case aside); a way that ends the search ends them. Each way is
     asked only when the values before it were taken: most slots need only the first."""
-    seen = tuple(sorted({v for v in known_values if v}, key=lambda v: (-len(v), v)))
-    request = _Request(example, old_instruction, new_instruction, seen, titled, foreign)
+    seen = tuple(sorted({v for v in request.known if v}, key=lambda v: (-len(v), v)))
+    asked = _Request(
+        request.recorded, request.recorded_instruction, request.instruction, seen,
+        request.titled, request.foreign,
+    )  # fmt: skip
     given: set[str] = set()
     for rank, way in enumerate(_WAYS):
-        value = way(request)
+        value = way(asked)
         if value is _End.NO_VALUE:
             return
         if value is not None and value.lower() not in given:
