@@ -58,9 +58,15 @@ def main() -> None:
         help="a demo folder (its logs and KB are made there when missing)",
     )  # fmt: skip
     parser.add_argument("--frozen", action="store_true", help="the frozen half too (once)")
+    parser.add_argument(
+        "--episodes", type=int, default=DemoConfig.episodes,
+        help="episodes recorded for the KB (fewer: a small KB, most values never seen)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=DemoConfig.seed, help="the recording seed")
     args = parser.parse_args()
     bench = benchrun.start("lowercase")
-    used_seeds, _ = prepare_kb(args.out, DemoConfig(), SilentReporter())
+    config = DemoConfig(episodes=args.episodes, seed=args.seed)
+    used_seeds, _ = prepare_kb(args.out, config, SilentReporter())
     sets = {
         "demo seen": [(item_task(item, seed), seed) for _, item, seed in seen_runs()],
         "development half, reworded + recorded": half_tasks(Half.DEV, used_seeds),

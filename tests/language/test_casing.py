@@ -18,6 +18,11 @@ def casing() -> Casing:
         ("Add Piano lesson to my calendar on Jun 13 at 09:00", ["Piano lesson", "Jun 13"]),
         ("Text Dana 'Call me back'", ["Dana", "Call me back"]),
         ("Watch the video Bike Repair for beginners", ["Bike Repair for beginners"]),
+        (
+            "Find the price of the Orbit watch and note it down under Shopping",
+            ["Orbit watch", "Shopping"],
+        ),
+        ("Take a photo and send it to Farah", ["Farah"]),
     ]
     for instruction, values in recorded:
         learned.learn_text(instruction)
@@ -41,9 +46,17 @@ def casing() -> Casing:
          "Set an alarm for 07:30 called Laundry, please"),
         ("set an alarm for 07:30 called calendar time, please",
          "Set an alarm for 07:30 called calendar time, please"),
-        # a word no recorded text uses, the long form of a capitalized one
+        # a word no recorded text uses, the long form of a capitalized one; and a word where
+        # the nearest recorded instruction has a name's word ("Piano lesson")
         ("add book club to my calendar on june 27 at 14:00",
-         "Add book club to my calendar on June 27 at 14:00"),
+         "Add Book club to my calendar on June 27 at 14:00"),
+        # each part of a task is compared with the nearest recorded wording or part of one:
+        # "aero" stands where "Orbit" stood, "bob" where a part of another task has "Farah"
+        ("find the price of the aero kettle and text it to bob",
+         "Find the price of the Aero kettle and text it to Bob"),
+        # a longer run whose name is not at its start gets no capitals from the comparison
+        ("could you add the track morning tide to my favorites playlist?",
+         "Could you add the track morning tide to my Favorites playlist?"),
         # a quoted text starts like a sentence
         ("text dana 'running late'", "Text Dana 'Running late'"),
         # a clause after ";" is no new sentence (its first word is no name's)
@@ -59,6 +72,27 @@ def test_a_lower_cased_task_gets_its_capitals_back(casing: Casing, said: str, wr
 
 def test_a_task_with_capitals_is_left_as_written(casing: Casing) -> None:
     assert casing.restore("play paper Roads") == "play paper Roads"
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("wake me with an alarm named bus", "Wake me with an alarm named Bus"),
+        # the language's own naming words, read in the task's language
+        ("pon una alarma llamada autobús para las siete",
+         "Pon una alarma llamada Autobús para las siete"),
+        # a function word after one opens no name
+        ("create a note titled the plan", "Create a note titled the plan"),
+    ],
+)  # fmt: skip
+def test_a_naming_word_opens_a_name_with_nothing_recorded(said: str, written: str) -> None:
+    assert Casing().restore(said) == written
+
+
+def test_a_naming_word_is_no_word_of_the_name_after_it(casing: Casing) -> None:
+    # "titled" stands where the nearest recorded part has the name "Meds"; it names, it is
+    # not named
+    assert casing.restore("create a note titled weekend") == "Create a note titled Weekend"
 
 
 def test_function_words_and_words_written_plain_stay_plain(casing: Casing) -> None:

@@ -23,7 +23,6 @@ from guigraph.agents.verifier import ApproveAll, RuleVerifier
 from guigraph.choices import History, Memory, Verify, choose
 from guigraph.compiler import fillers
 from guigraph.compiler.fillers import SlotFiller
-from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.policy import GraphDecider, GraphPlanner, GraphPolicy
 from guigraph.types import Action, ActionType, Task
@@ -73,7 +72,7 @@ def rule_team(
 ) -> Team:  # fmt: skip
     """A fresh team for one episode (the policy holds the episode's cursor). ``filler``
     fills the recorded slots for the task (default: the typed rules)."""
-    from guigraph.retrieval.context import retrieve
+    from guigraph.retrieval.context import retrieve_said
 
     use_graph = options.use_graph and kb is not None and view is not None
     policy = GraphPolicy(view, mode=options.memory, filler=filler) if use_graph and view else None
@@ -81,10 +80,9 @@ def rule_team(
     def context(task: Task) -> Context | None:
         if not use_graph or kb is None or view is None:
             return None
-        instruction = in_screen_forms(task.instruction, view.values)  # as make_plan
-        with fillers.using(filler):
-            return retrieve(
-                kb, instruction, k=options.top_k, token_budget=options.token_budget,
+        with fillers.using(filler):  # the task as make_plan reads it
+            return retrieve_said(
+                kb, task.instruction, k=options.top_k, token_budget=options.token_budget,
                 graph=view,
             )  # fmt: skip
 

@@ -88,9 +88,9 @@ def export(
 def _retrieved(kb, task: str, k: int):
     """The states and transitions graph RAG hands the team for ``task``."""
     from guigraph.graph.explorer import Highlight
-    from guigraph.retrieval.context import retrieve
+    from guigraph.retrieval.context import retrieve_said
 
-    context = retrieve(kb, task, k=k)
+    context = retrieve_said(kb, task, k=k)
     return Highlight(
         label=f"retrieved for: {task}",
         nodes=sorted(context.nodes),

@@ -263,10 +263,10 @@ def retrieve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show what graph RAG hands the team: similar traces, filled slots, linearized context."""
-    from guigraph.retrieval.context import retrieve as graph_rag
+    from guigraph.retrieval.context import retrieve_said
 
     with _open_kb(kb) as knowledge:
-        context = graph_rag(knowledge, task, k=k, token_budget=token_budget)
+        context = retrieve_said(knowledge, task, k=k, token_budget=token_budget)
     if as_json:
         typer.echo(json.dumps(context_dict(context), indent=1, ensure_ascii=False))
         return

@@ -10,14 +10,19 @@ the recorded instructions and values, never from a list of words):
   a sentence's first word left out ("Roads", "Chirp");
 - a word no recorded text uses that begins with such a word takes its capital ("june" where
   the recorded dates say "Jun");
-- a word where the nearest recorded instruction has a name of as many words, the rest of
-  the two aligned, is a name too: "set an alarm for 07:30 called laundry" against "Set an
-  alarm for 06:30 called Meds" names the alarm "Laundry";
+- a word where the nearest recorded wording, the rest of the two aligned, has a word of a
+  name, word for word: "set an alarm for 07:30 called laundry" against "Set an alarm for
+  06:30 called Meds" names the alarm "Laundry"; "find the price of the aero kettle" against
+  "Find the price of the Orbit watch" gives "Aero kettle". Each part of a task in several
+  steps is compared on its own too, with the recorded tasks and their parts: in "... and
+  text it to bob", "bob" stands where "Take a photo and send it to Farah" has "Farah";
+- a word after one of the language's naming words ("called", "named") opens a name;
 - a word that always stands at one place of a recorded value written with capitals gives
   that value's capitals to the words around it: "Roads" always ends two-word names, so
   "blue roads" is the name "Blue Roads"; "beginners" always ends "Bike Repair for
   beginners", so "cat compilation for beginners" is "Cat Compilation for beginners".
 
+None of them capitalizes a function word or a word the recorded texts write in lower case.
 Every sentence, and every quoted text, then starts with a capital, as written tasks do (a
 clause after ";" is no new sentence). A task with any capital is left as it is: its writer
 chose them.
@@ -30,6 +35,7 @@ recipe" where posts start with a capital and say nothing else in capitals.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection
@@ -37,6 +43,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
+from guigraph.language.parse import clause_break
 
 #: Where a sentence (or a quoted text) starts: its first word is capitalized whatever it is.
 _STARTS = re.compile(r"(?:^|[.?!:]\s+|(?:^|\s)[\"“'‘])")
@@ -46,6 +53,8 @@ _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 MIN_STEM = 3
 #: A field with fewer recorded values shows no case its values agree on.
 MIN_CASE_VALUES = 2
+#: A recorded part of fewer words is no wording to compare a task's part with ("Jazz").
+MIN_CLAUSE_WORDS = 3
 #: Restored tasks remembered (enough for every task one process plans at a time).
 MAX_REMEMBERED = 256
 
@@ -89,7 +98,13 @@ class Casing:
             named.append(match.start() not in starts and word[:1].isupper())
             if match.start() not in starts:
                 self._count(word)
-        self.instructions[tuple(w.lower() for w in _LETTERS.findall(text))] = tuple(named)
+        lowered = tuple(w.lower() for w in _LETTERS.findall(text))
+        self.instructions[lowered] = tuple(named)
+        # Each part of a task in several steps is a recorded wording too: a new task's part
+        # ("... and text it to bob") is nearest a part of another ("send it to Dana").
+        for start, end in _clause_spans(text):
+            if end - start >= MIN_CLAUSE_WORDS:
+                self.instructions.setdefault(lowered[start:end], tuple(named[start:end]))
 
     def learn_value(self, value: str) -> None:
         """Count the words of a recorded value with a capital ("Blue Roads", "Bike Repair for
@@ -143,14 +158,18 @@ class Casing:
         return restored
 
     def _restore(self, text: str) -> str:
-        stop = tables.of(text).stopwords
+        language = tables.of(text)
+        # A naming word opens a name, and is no word of one ("a note [titled] weekend").
+        stop = language.stopwords | language.naming_words
         matches = list(_LETTERS.finditer(text))
         words = [m.group(0) for m in matches]
         capital = [self.is_capitalized(w) or self._long_form(w) for w in words]
+        for j in range(1, len(words)):
+            capital[j] = capital[j] or self._named_after(words[j - 1], words[j], language)
         for j in range(len(words)):
             for i in self._named_around(j, words, matches, stop):
                 capital[i] = True
-        for i in self._named_as_recorded(words, stop):
+        for i in self._named_as_recorded(text, words, stop):
             capital[i] = True
         starts = _starts(text)
         out = list(text)
@@ -159,10 +178,22 @@ class Casing:
                 out[match.start()] = out[match.start()].upper()
         return "".join(out)
 
-    def _named_as_recorded(self, words: list[str], stop: frozenset[str]) -> list[int]:
-        """The words standing where the nearest recorded instruction (most words in common,
-        in order) has a name of as many words, none a function word or a word the recorded
-        texts write in lower case."""
+    def _named_as_recorded(self, text: str, words: list[str], stop: frozenset[str]) -> list[int]:
+        """The words standing where the nearest recorded wording has a word of a name: the
+        whole task's nearest, and each of its parts' (``_clause_spans``)."""
+        spans = [(0, len(words)), *_clause_spans(text)]
+        found: set[int] = set()
+        for start, end in dict.fromkeys(spans):
+            found.update(start + i for i in self._named_near(words[start:end], stop))
+        return sorted(found)
+
+    def _named_near(self, words: list[str], stop: frozenset[str]) -> list[int]:
+        """The words standing where the nearest recorded wording (most words in common, in
+        order) has a word of a name, word for word in each run the two say differently
+        ("titled [trip] plan" / "titled [Reading] list"), none a function word or a word the
+        recorded texts write in lower case. Where the task's run is longer, only a name as
+        long as the recorded one at its start, of words no recorded text uses, then words of
+        the task's own ("named [standup]" / "named [laundry at 15:30, please]")."""
         lowered = [w.lower() for w in words]
         matcher = SequenceMatcher(autojunk=False)
         matcher.set_seq2(lowered)
@@ -177,20 +208,26 @@ class Casing:
         named = self.instructions[best]
         found: list[int] = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            said = lowered[j1:j2]
-            if tag != "replace" or not all(named[i1:i2]):
+            if tag != "replace":
                 continue
-            if i2 - i1 != j2 - j1:
-                # A longer run opening with as many words no recorded text uses: the name,
-                # then words of the task's own ("named [standup]" / "named [laundry at 15:30,
-                # please]").
-                said = said[: i2 - i1]
-                if not all(w not in self.seen for w in said):
-                    continue
-            if any(w in stop or self.lowered[w] > self.capitalized[w] for w in said):
-                continue
-            found.extend(range(j1, j1 + len(said)))
+            places = [j1 + k for k in range(min(i2 - i1, j2 - j1)) if named[i1 + k]]
+            if j2 - j1 > i2 - i1 and not (
+                len(places) == i2 - i1 and all(lowered[j] not in self.seen for j in places)
+            ):
+                continue  # a longer run: a name at its start only, of words never recorded
+            found.extend(j for j in places if self._may_be_named(lowered[j], stop))
         return found
+
+    def _may_be_named(self, word: str, stop: frozenset[str]) -> bool:
+        """Neither a function word nor one the recorded texts write in lower case."""
+        return word not in stop and self.lowered[word] <= self.capitalized[word]
+
+    def _named_after(self, before: str, word: str, language: tables.Language) -> bool:
+        """Whether ``word`` opens a name, after one of the language's naming words ("called
+        [laundry]"): neither a function word nor one the recorded texts write in lower case."""
+        return before.lower() in language.naming_words and self._may_be_named(
+            word.lower(), language.stopwords
+        )
 
     def _long_form(self, word: str) -> bool:
         """A word no recorded text uses, beginning with one capitalized word they do use."""
@@ -252,6 +289,22 @@ def in_field_case(value: str, field_values: Collection[str]) -> str:
             cased = word[:1].upper() + word[1:] if upper else word.lower()
             out[match.start() : match.end()] = cased
     return "".join(out)
+
+
+def _clause_spans(text: str) -> list[tuple[int, int]]:
+    """Where each part of a task in several steps starts and ends, in ``_LETTERS`` words
+    (the parts of ``language.parse``: split at the language's joining words and marks)."""
+    breaks = list(clause_break(tables.of(text).clause_joiners).finditer(text))
+    if not breaks:
+        return []
+    starts = [m.start() for m in _LETTERS.finditer(text)]
+    # A part ends where a break starts, and the next begins where it ends (after "and then").
+    opens, ends = [0, *(b.end() for b in breaks)], [*(b.start() for b in breaks), len(text)]
+    spans = [
+        (bisect.bisect_left(starts, a), bisect.bisect_left(starts, b))
+        for a, b in zip(opens, ends, strict=True)
+    ]
+    return [(a, b) for a, b in spans if b > a]
 
 
 def _starts(text: str) -> set[int]:

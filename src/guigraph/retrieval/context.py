@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING
 
 from guigraph.compiler import fillers
 from guigraph.compiler.bound import bind_trace
+from guigraph.compiler.forms import in_screen_forms
 from guigraph.compiler.records import Context, RetrievedTrace
 from guigraph.compiler.script import FillCache
 from guigraph.compiler.slots import clauses
 from guigraph.types import ActionType
 
 #: The records retrieval hands the team are the compiler's (``compiler.records``).
-__all__ = ["Context", "RetrievedTrace", "bind_trace", "retrieve"]
+__all__ = ["Context", "RetrievedTrace", "bind_trace", "retrieve", "retrieve_said"]
 
 if TYPE_CHECKING:
     from guigraph.compiler.index import GraphView
@@ -93,6 +94,19 @@ def retrieve(
         instruction, tuple(retrieved), nodes, edges, text, used, truncated,
         app_traces=tuple(app_traces), fills=fills,
     )  # fmt: skip
+
+
+def retrieve_said(
+    kb: KnowledgeBase, said: str, k: int = 4, token_budget: int = 1500,
+    graph: GraphView | None = None,
+) -> Context:  # fmt: skip
+    """``retrieve`` for a task as a person says it, read first as the team reads it: in the
+    knowledge base's forms (``in_screen_forms``: capitals given back to a task written all in
+    lower case, numbers in digits, times on the recorded clock)."""
+    from guigraph.compiler.index import GraphView
+
+    graph = graph or GraphView.load(kb)
+    return retrieve(kb, in_screen_forms(said, graph.values), k, token_budget, graph)
 
 
 def _app_candidates(
