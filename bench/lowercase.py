@@ -3,6 +3,8 @@
     .venv/bin/python bench/lowercase.py                 # demo seen + development half
     .venv/bin/python bench/lowercase.py --frozen        # + the frozen half (the reported figure)
     .venv/bin/python bench/lowercase.py --out runs/demo # on a demo folder's logs and KB
+    .venv/bin/python bench/lowercase.py --frozen --episodes 120 --seed 23 \
+        --out runs/bench-lowercase-small --figure lowercase-small  # a small KB: most values new
 
 A phone keyboard or a speech-to-text engine writes "remind me to book a table" where a recorded
 task says "Remind me to buy a gift". The model-free team (workflow graph, SimPhone, the demo's
@@ -63,8 +65,9 @@ def main() -> None:
         help="episodes recorded for the KB (fewer: a small KB, most values never seen)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=DemoConfig.seed, help="the recording seed")
+    parser.add_argument("--figure", default="lowercase", help="the result's name")
     args = parser.parse_args()
-    bench = benchrun.start("lowercase")
+    bench = benchrun.start(args.figure)
     config = DemoConfig(episodes=args.episodes, seed=args.seed)
     used_seeds, _ = prepare_kb(args.out, config, SilentReporter())
     sets = {
