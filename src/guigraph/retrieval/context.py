@@ -137,7 +137,11 @@ def _search(
     # The task and its clauses in one encoding call: a call costs far more than a row.
     query, *part_queries = kb.encoder.encode([instruction, *parts])
     rows = graph.trace_rows
-    found = [(graph.traces[rows[i]], s) for i, s in kb.nearest_trace_ids(query, k) if i in rows]
+    found = [
+        (graph.traces[rows[episode_id]], score)
+        for episode_id, score in kb.nearest_trace_ids(query, k)
+        if episode_id in rows
+    ]
     seen = {trace.episode_id for trace, _ in found}
     extra: list[int] = []
     for part_query in part_queries:
