@@ -12,10 +12,10 @@ the recorded instructions and values, never from a list of words):
   the recorded dates say "Jun");
 - a word where the nearest recorded wording, the rest of the two aligned, has a word of a
   name, word for word: "set an alarm for 07:30 called laundry" against "Set an alarm for
-  06:30 called Meds" names the alarm "Laundry"; "find the price of the aero kettle" against
-  "Find the price of the Orbit watch" gives "Aero kettle". Each part of a task in several
+  06:30 called Meds" names the alarm "Laundry"; "find the price of the acme kettle" against
+  "Find the price of the Zenith lamp" gives "Acme kettle". Each part of a task in several
   steps is compared on its own too, with the recorded tasks and their parts: in "... and
-  text it to bob", "bob" stands where "Take a photo and send it to Farah" has "Farah";
+  text it to bob", "bob" stands where "Take a photo and send it to Maria" has "Maria";
 - a word after one of the language's naming words ("called", "named") opens a name;
 - a word that always stands at one place of a recorded value written with capitals gives
   that value's capitals to the words around it: "Roads" always ends two-word names, so
@@ -101,7 +101,7 @@ class Casing:
         lowered = tuple(w.lower() for w in _LETTERS.findall(text))
         self.instructions[lowered] = tuple(named)
         # Each part of a task in several steps is a recorded wording too: a new task's part
-        # ("... and text it to bob") is nearest a part of another ("send it to Dana").
+        # ("... and text it to bob") is nearest a part of another ("send it to Maria").
         for start, end in _clause_spans(text):
             if end - start >= MIN_CLAUSE_WORDS:
                 self.instructions.setdefault(lowered[start:end], tuple(named[start:end]))
