@@ -40,12 +40,12 @@ def casing() -> Casing:
         ("i want to listen to blue roads", "I want to listen to Blue Roads"),
         # the nearest recorded instruction has a one-word name there
         ("set an alarm for 07:30 called laundry", "Set an alarm for 07:30 called Laundry"),
-        # ... opening a longer run of the task's own words, the name a word no recorded text
-        # uses ("calendar" is one they write plain)
+        # ... opening a longer run of the task's own words; after a naming word even a word
+        # the recorded texts write plain ("calendar") opens the name
         ("set an alarm for 07:30 called laundry, please",
          "Set an alarm for 07:30 called Laundry, please"),
         ("set an alarm for 07:30 called calendar time, please",
-         "Set an alarm for 07:30 called calendar time, please"),
+         "Set an alarm for 07:30 called Calendar time, please"),
         # a word no recorded text uses, the long form of a capitalized one; and a word where
         # the nearest recorded instruction has a name's word ("Piano lesson")
         ("add book club to my calendar on june 27 at 14:00",
@@ -57,8 +57,13 @@ def casing() -> Casing:
         # a longer run whose name is not at its start gets no capitals from the comparison
         ("could you add the track morning tide to my favorites playlist?",
          "Could you add the track morning tide to my Favorites playlist?"),
-        # a quoted text starts like a sentence
+        # a quoted text starts like a sentence, and so does one set off by a pair of dashes
         ("text dana 'running late'", "Text Dana 'Running late'"),
+        ("make a new alarm - laundry - going off at 15:30",
+         "Make a new alarm - Laundry - going off at 15:30"),
+        # a word no recorded text uses owning something is a name; a recorded one is not
+        ("show me hanoi's weather", "Show me Hanoi's weather"),
+        ("play the song's video", "Play the song's video"),
         # a clause after ";" is no new sentence (its first word is no name's)
         ("i love paper roads; like it", "I love Paper Roads; like it"),
         # the capitals of a name with plain words in it

@@ -19,13 +19,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
+from guigraph.language.parse import DASHED as _DASHED
 from guigraph.language.parse import QUOTED as _QUOTED
 from guigraph.language.parse import SEPARATOR as _SEPARATOR
 from guigraph.language.parse import parse
 from guigraph.language.tables import Language
-
-# A phrase set off by a pair of spaced dashes (hyphen, en or em dash): " - Laundry - ".
-_DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
 def set_off_texts(instruction: str) -> list[str]:

@@ -16,16 +16,17 @@ the recorded instructions and values, never from a list of words):
   "Find the price of the Zenith lamp" gives "Acme kettle". Each part of a task in several
   steps is compared on its own too, with the recorded tasks and their parts: in "... and
   text it to bob", "bob" stands where "Take a photo and send it to Maria" has "Maria";
-- a word after one of the language's naming words ("called", "named") opens a name;
+- a word after one of the language's naming words ("called", "named") opens a name, and a
+  word no recorded text uses is a name where it owns something ("hanoi's weather");
 - a word that always stands at one place of a recorded value written with capitals gives
   that value's capitals to the words around it: "Roads" always ends two-word names, so
   "blue roads" is the name "Blue Roads"; "beginners" always ends "Bike Repair for
   beginners", so "cat compilation for beginners" is "Cat Compilation for beginners".
 
-None of them capitalizes a function word or a word the recorded texts write in lower case.
-Every sentence, and every quoted text, then starts with a capital, as written tasks do (a
-clause after ";" is no new sentence). A task with any capital is left as it is: its writer
-chose them.
+None of them capitalizes a function word, nor, but after a naming word, a word the recorded
+texts write in lower case. Every sentence, and every text set off in quotes or by a pair of
+dashes, then starts with a capital, as written tasks do (a clause after ";" is no new
+sentence). A task with any capital is left as it is: its writer chose them.
 
 Capitals given back are a reading aid, not the writer's: where such a task's value is typed,
 it takes the case its field's recorded values share (:func:`in_field_case`): "book a table"
@@ -43,7 +44,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
-from guigraph.language.parse import clause_break
+from guigraph.language.parse import DASHED, clause_break
 
 #: Where a sentence (or a quoted text) starts: its first word is capitalized whatever it is.
 _STARTS = re.compile(r"(?:^|[.?!:]\s+|(?:^|\s)[\"“'‘])")
@@ -163,7 +164,10 @@ class Casing:
         stop = language.stopwords | language.naming_words
         matches = list(_LETTERS.finditer(text))
         words = [m.group(0) for m in matches]
-        capital = [self.is_capitalized(w) or self._long_form(w) for w in words]
+        capital = [
+            self.is_capitalized(w) or self._long_form(w) or self._new_owner(w, language)
+            for w in words
+        ]
         for j in range(1, len(words)):
             capital[j] = capital[j] or self._named_after(words[j - 1], words[j], language)
         for j in range(len(words)):
@@ -224,10 +228,18 @@ class Casing:
 
     def _named_after(self, before: str, word: str, language: tables.Language) -> bool:
         """Whether ``word`` opens a name, after one of the language's naming words ("called
-        [laundry]"): neither a function word nor one the recorded texts write in lower case."""
-        return before.lower() in language.naming_words and self._may_be_named(
-            word.lower(), language.stopwords
+        [laundry]", "titled [shopping]" where "my shopping list" was recorded): any word but a
+        function word."""
+        return before.lower() in language.naming_words and word.lower() not in language.stopwords
+
+    def _new_owner(self, word: str, language: tables.Language) -> bool:
+        """A word no recorded text uses, with the language's possessive ending: an owner
+        named by the task alone ("show me [hanoi's] weather")."""
+        key = word.lower()
+        owner = next(
+            (key[: -len(s)] for s in language.possessive_suffixes if key.endswith(s)), None
         )
+        return bool(owner) and owner not in language.stopwords and not {owner, key} & self.seen
 
     def _long_form(self, word: str) -> bool:
         """A word no recorded text uses, beginning with one capitalized word they do use."""
@@ -308,8 +320,8 @@ def _clause_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _starts(text: str) -> set[int]:
-    """Where a sentence or a quoted text starts in ``text``."""
-    return {m.end() for m in _STARTS.finditer(text)}
+    """Where a sentence, a quoted text or one set off by a pair of dashes starts in ``text``."""
+    return {m.end() for m in _STARTS.finditer(text)} | {m.start(1) for m in DASHED.finditer(text)}
 
 
 def text_between(left: re.Match[str], right: re.Match[str]) -> str:

@@ -24,6 +24,8 @@ _EDGE_PUNCT = ".,:;!?'’"
 QUOTED = re.compile(r"(?:^|(?<=\s))[\"“']([^\"”']{1,80})[\"”'](?=$|[\s.,!?;:])")
 #: A mark that sets off what follows as the content ("Message Farah: On my way").
 SEPARATOR = re.compile(r"(?<=\w)\s*([:—–])\s+")
+#: A phrase set off by a pair of spaced dashes (hyphen, en or em dash): " - Laundry - ".
+DASHED = re.compile(r"(?:^|(?<=\s))[-–—]\s+([^-–—]{1,80}?)\s+[-–—](?=\s|$)")
 
 
 @dataclass(frozen=True, slots=True)
