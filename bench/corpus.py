@@ -42,7 +42,8 @@ of every demonstrated task at seeds ``DEV_SEED_BASE`` (500,000) up, never the de
 Chromium (the web world, ``WebEnv.make_task`` and ``reset``) draws each case's instruction and
 the screen its episode starts on (``screens.jsonl``; ``--reuse`` takes them from the folder
 instead); a case's values are the utterance's fields (the miniwob package's extractors) that
-every demonstration of the task put in, its app and donors the task's page and recordings. The
+every demonstration of the task put in (a number may be put in as that many taps of one
+control in a row), its app and donors the task's page and recordings. The
 plan is judged as the policy starts it on that screen; the run's graph-memory SR per task is
 printed where the share of cases held differs from it by half or more.
 """
@@ -570,7 +571,8 @@ def make_miniwob(run: Path, out: Path, label: str, per_task: int, reuse: bool) -
         apps = collections.Counter(t.apps for t in traces if templates[t.episode_id] == task)
         cases.append(corpus.PlanCase(
             f"miniwob:{task}@{seed}", "miniwob:dev", instruction, task, seed,
-            {key: value for key, value in fields.items() if key in slots.get(task, ())},
+            {k: v for k, v in fields.items() if k in slots.get(task, {}) and (
+                not slots[task][k] or countable(v))},
             apps.most_common(1)[0][0], ((task,),),
         ))  # fmt: skip
     screens = [corpus.screen_line(c.case_id, drawn[c.template, c.seed][1]) for c in cases]
@@ -632,20 +634,35 @@ def utterance_fields(task: str, instruction: str) -> dict[str, str]:
         return {}
 
 
+def countable(value: str) -> bool:
+    """Whether ``value`` can show as taps of one control in a row: not a whole number too
+    small for that ("0", "1": no tap, or one like any other)."""
+    count = corpus.whole_number(value)
+    return count is None or count >= corpus.MIN_REPEAT
+
+
 def said_fields(
     traces: Sequence[Trace], edges: dict[int, Edge], templates: dict[str, str]
-) -> dict[str, set[str]]:
-    """Task -> the fields a plan fills: those every demonstration whose utterance has the
-    field put in (a label it tapped, a text it typed). The others are read off the page or
-    are not a step (a date's month, reached by the calendar's arrows)."""
-    said: dict[str, dict[str, bool]] = {}
+) -> dict[str, dict[str, bool]]:
+    """Task -> the fields a plan fills, each with whether it is a count: those every
+    demonstration whose utterance has the field put in (a label it tapped, a text it typed, or
+    only as that many taps of one control in a row: a count). The others are read off the
+    page or are not a step (a date's month, reached by the calendar's arrows). A number too
+    small to show as taps in a row shows nothing either way where it is not put in."""
+    said: dict[str, dict[str, tuple[bool, bool]]] = {}
     for trace in traces:
         task = templates[trace.episode_id]
         done = corpus.trace_signature(trace, edges)
         for key, value in utterance_fields(task, trace.instruction).items():
-            known = said.setdefault(task, {})
-            known[key] = known.get(key, True) and done.uses(value)
-    return {task: {k for k, used in keys.items() if used} for task, keys in said.items()}
+            used, counted = done.uses(value), done.counts(value)
+            if not (used or countable(value)):
+                continue
+            all_used, all_counted = said.setdefault(task, {}).get(key, (True, True))
+            said[task][key] = (all_used and used, all_counted and (counted or not used))
+    return {
+        task: {key: counted for key, (used, counted) in keys.items() if used}
+        for task, keys in said.items()
+    }
 
 
 def cross_check_tasks(

@@ -75,3 +75,32 @@ def test_a_case_that_does_other_apps_or_other_values_fails() -> None:
     assert not corpus.judge(case, reversed_apps).passed
     other_donors = corpus.PlanSignature(right.apps, ("multi.x",), right.typed, right.labels)
     assert "follows" in corpus.judge(case, other_donors).why
+
+
+def test_a_number_is_put_in_as_as_many_taps_of_one_control_in_a_row() -> None:
+    """A number a plan puts in as taps ("Select -8 with the spinner": eight taps of one arrow)
+    is as many taps of the same element in a row: not seven, nor eight split between two
+    elements of the same label."""
+    from guigraph.graph.records import ActionTemplate
+    from guigraph.types import ActionType
+
+    def tap(label: str, point: tuple[float, float]) -> ActionTemplate:
+        return ActionTemplate(ActionType.CLICK, target_label=label, point=point)
+
+    up, down = tap(".ui-button", (900, 380)), tap(".ui-button", (900, 400))
+    submit = tap("Submit", (300, 500))
+    case = corpus.PlanCase(
+        "t", "dev", "Select -8 with the spinner", "x", 0, {"target": "-8"}, ("x",), ()
+    )  # fmt: skip
+
+    def plan(taps: list[ActionTemplate]) -> corpus.PlanSignature:
+        labels = tuple(t.target_label for t in taps)
+        return corpus.PlanSignature(("x",), (), (), labels, repeats=corpus.repeats(taps))
+
+    assert corpus.judge(case, plan([down] * 8 + [submit])).passed
+    assert not corpus.judge(case, plan([down] * 7 + [submit])).passed
+    assert not corpus.judge(case, plan([up] * 4 + [down] * 4 + [submit])).passed
+    assert not corpus.judge(case, plan([submit])).passed
+    # one tap, or none, is no count: "1" and "0" are only ever put in as labels or text
+    assert not plan([down, submit]).uses("1")
+    assert plan([tap("1", (10, 10))]).uses("1")

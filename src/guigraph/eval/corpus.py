@@ -25,6 +25,7 @@ label), so a redesign is held to "lose no case it holds today" (``tests/golden``
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from guigraph.compiler.stitch import PlanChoice
     from guigraph.envs.conventions import Conventions
     from guigraph.graph.kb import KnowledgeBase
-    from guigraph.graph.records import Edge, Trace
+    from guigraph.graph.records import ActionTemplate, Edge, Trace
     from guigraph.types import Observation
 
 PLAN_CASES = "plans.jsonl"
@@ -185,14 +186,46 @@ class PlanSignature:
     typed: tuple[str, ...]
     labels: tuple[str, ...]
     stitched: bool = False
+    #: How many times in a row each control tapped again at once is tapped (``repeats``).
+    repeats: frozenset[int] = frozenset()
 
     def uses(self, value: str) -> bool:
-        """Whether the plan puts ``value`` in: a label it taps, or words of a text it types."""
+        """Whether the plan puts ``value`` in: a label it taps, words of a text it types, or
+        for a whole number of at least ``MIN_REPEAT``, as many taps of one control in a row
+        ("Select -7 with the spinner": seven taps of an arrow)."""
         wanted = _normal(value)
         if any(_normal(label) in (wanted, wanted + "%") for label in self.labels):
             return True
         pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
-        return any(pattern.search(_normal(text)) for text in self.typed)
+        return any(pattern.search(_normal(text)) for text in self.typed) or self.counts(value)
+
+    def counts(self, value: str) -> bool:
+        """Whether the plan taps one control ``value`` times in a row, a whole number of at
+        least ``MIN_REPEAT``."""
+        count = whole_number(value)
+        return count is not None and count >= MIN_REPEAT and count in self.repeats
+
+
+#: Taps of one control in a row that stand for a number the task says (one tap is any step).
+MIN_REPEAT = 2
+
+
+def repeats(taps: Iterable[ActionTemplate]) -> frozenset[int]:
+    """How many times in a row each control is tapped, where it is tapped again at once: the
+    same element (label, role, id and recorded point), not another of the same label (a
+    spinner's two arrows)."""
+
+    def control(template: ActionTemplate) -> tuple[object, ...]:
+        return template.target_label, template.target_role, template.target_id, template.point
+
+    runs = (len(list(run)) for _, run in itertools.groupby(taps, key=control))
+    return frozenset(n for n in runs if n >= MIN_REPEAT)
+
+
+def whole_number(value: str) -> int | None:
+    """The size of ``value`` if it is a whole number ("-7": 7), else None."""
+    text = value.strip()
+    return abs(int(text)) if re.fullmatch(r"[+-]?\d+", text) else None
 
 
 def _normal(value: str) -> str:
@@ -214,9 +247,11 @@ def signature(choice: PlanChoice | None, templates: Mapping[str, str]) -> PlanSi
             labels.append(step.label)
         labels += [new for _, new in step.replacements]
     donors = tuple(templates.get(d, d) for d in choice.donors)
+    taps = repeats(step.template for step in choice.steps if step.template.taps)
     return PlanSignature(
-        tuple(app_sequence(choice.steps)), donors, tuple(typed), tuple(labels), choice.stitched
-    )
+        tuple(app_sequence(choice.steps)), donors, tuple(typed), tuple(labels), choice.stitched,
+        taps,
+    )  # fmt: skip
 
 
 def plan_signature(
@@ -363,12 +398,14 @@ def trace_signature(trace: Trace, edges: Mapping[int, Edge]) -> PlanSignature:
     a task's values its demonstrations put in are the values a plan for it must put in."""
     values = {key.slot: value for key, value in trace.values.items()}
     typed, labels = [], []
-    for _, _, template in trace.recorded_actions(edges):
+    actions = [template for _, _, template in trace.recorded_actions(edges)]
+    for template in actions:
         if template.text is not None:
             typed.append(re.sub(r"\{(\w+)\}", lambda m: values.get(m[1], m[0]), template.text))
         if template.taps:
             labels.append(template.target_label)
-    return PlanSignature(trace.apps, (), tuple(typed), tuple(labels))
+    taps = repeats(template for template in actions if template.taps)
+    return PlanSignature(trace.apps, (), tuple(typed), tuple(labels), repeats=taps)
 
 
 def start_on(policy: Any, screen: Observation) -> None:
