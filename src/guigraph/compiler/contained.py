@@ -164,7 +164,7 @@ def inner_words(
 
     - "Share the newest photo in the Gallery" says "photo", and the run that takes a photo
       and then shares it gains nothing: no part of that task asks to take one.
-    - "Look up the Nova watch on ShopMall and add it to my cart" names ShopMall, where the
+    - "Look up the Nova watch on Acme and add it to my cart" names Acme, where the
       checkout run and the cart run inside it both work: the checkout adds nothing asked.
     """
     if inner is None:

@@ -218,7 +218,7 @@ def _of_type(found: Iterator[tuple[str, int]], kind: SlotType | None) -> Iterato
 @dataclass(frozen=True)
 class KindClues:
     """What tells a value of another kind: it names another app (``aliases``, name -> app: the
-    "ViewTube video City Tour" as a ShopMall product), or another app's field (``read_fields``,
+    "Zenith video City Tour" as an Acme product), or another app's field (``read_fields``,
     word -> apps whose screens show a field of that name), so it describes the value to read
     there ("the temperature in Hanoi" is no post text)."""
 
@@ -234,8 +234,8 @@ def bind(
     ``kinds`` tells a value of another kind (``KindClues``).
 
     A text the task sets off in quotes, or by its one separating mark, is a value: where no
-    slot took it and one free-text slot is left open ("Post 'Trying a new recipe' on Chirp"
-    / "Share a Chirp post saying Lovely morning run"), the script is bound again with that
+    slot took it and one free-text slot is left open ("Post 'Trying a new recipe' on Acme"
+    / "Share an Acme post saying Lovely morning run"), the script is bound again with that
     slot taking it (``set_off_texts``). So for a name no slot took, where one name slot is
     left open ("At 10:00 pm I need an alarm, name it Laundry" / "Wake me at 15:00 with an
     alarm named Bus": no word of the recorded wording is beside the new name)."""
@@ -404,7 +404,7 @@ class _KindCheck:
 
     def __call__(self, value: str) -> bool:
         values, instruction, site = self.values, self.instruction, self.site
-        # The app's own name, as written ("ViewTube"; a "Nova camera bag" names no app).
+        # The app's own name, as written ("Zenith"; a "Nova camera bag" names no app).
         named = {w for w in value.split() if w in self.app_names} - {self.app}
         wrong = (
             bool(named)
@@ -433,7 +433,7 @@ class _Binder:
     def __post_init__(self) -> None:
         self.app_names = frozenset(self.kinds.aliases.values())
         # Values of the task refused as of another kind, per site: a name inside one is of that
-        # kind too ("City Tour" of "the ViewTube video City Tour" is no ShopMall product).
+        # kind too ("City Tour" of "the Zenith video City Tour" is no Acme product).
         self.refused: dict[Site, set[str]] = {}
         # The values each slot is proposed (a first walk), then the ones assigned (``assign``).
         self.proposals: dict[_Slot, _Proposed] = {}

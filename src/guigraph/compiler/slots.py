@@ -27,8 +27,8 @@ from guigraph.language.tables import Language
 
 
 def set_off_texts(instruction: str) -> list[str]:
-    """The texts the instruction sets off in quotes ("Post 'Trying a new recipe' on Chirp").
-    Without quotes, what follows its one separating mark ("Publish a post on Chirp: Trying
+    """The texts the instruction sets off in quotes ("Post 'Trying a new recipe' on Acme").
+    Without quotes, what follows its one separating mark ("Publish a post on Acme: Trying
     a new recipe"), unless a pronoun there refers back: "The note Ideas can go: delete it"
     sets off what to do, not a text."""
     return list(parse(instruction).set_off)
@@ -390,8 +390,8 @@ def _as_value(found: list[str], value: list[str], example: str, after_start: boo
         return None
     elif found and after_start and value[0][:1].isupper():
         # A title opening with a name opens with the new name: words it has in excess before
-        # a name are its description ("Play '[Pasta Recipe in 5 minutes]' on ViewTube" /
-        # "Play [the video City Tour in 5 minutes]", "[the ViewTube video Bike Repair ...]").
+        # a name are its description ("Play '[Pasta Recipe in 5 minutes]' on Zenith" /
+        # "Play [the video City Tour in 5 minutes]", "[the Zenith video Bike Repair ...]").
         found = found[_description_before_name(found, len(found) - len(value)) :]
     if found and value_shape(" ".join(found)) != value_shape(example):
         # A date or time is the span of its shape ("at [06:00 I] have" holds "06:00").
@@ -692,7 +692,7 @@ def _from_alignment(request: _Request) -> str | _End | None:
         return None
     aligned = _past_naming_word(aligned, example, new_instruction)
     # A known value inside a loose alignment pins it down: "Lumen watch" in "Lumen watch
-    # price on ShopMall"; a new value of a known kind ends at its kind's head noun
+    # price on Acme"; a new value of a known kind ends at its kind's head noun
     # ("Nova kettle price" -> "Nova kettle").
     named, foreign = request.named, request.foreign
     inside = next((_as_said(v, aligned) for v in named if _set_apart(aligned, v)), None)

@@ -596,7 +596,7 @@ def _repeating(pieces: Sequence[_Piece], said: Mapping[str, int]) -> list[_Piece
     reads a value (the city typed to look up its temperature) is there for what it reads.
     A piece that puts none of the task's values and only types a value read elsewhere, which
     another piece types too, repeats that value: the first lyric line written into the note
-    the task asks for does not need posting on Chirp as well."""
+    the task asks for does not need posting on a social app as well."""
     repeating = []
     for piece in pieces:
         if piece.produces:

@@ -7,7 +7,7 @@ first given back the capitals its words carry in the knowledge base (truecasing,
 the recorded instructions and values, never from a list of words):
 
 - a word takes a capital where the recorded texts write it capitalized more often than not,
-  a sentence's first word left out ("Roads", "Chirp");
+  a sentence's first word left out ("Roads", "Acme");
 - a word no recorded text uses that begins with such a word takes its capital ("june" where
   the recorded dates say "Jun");
 - a word where the nearest recorded wording, the rest of the two aligned, has a word of a
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
-from guigraph.language.parse import DASHED, clause_break
+from guigraph.language.parse import DASHED, clause_break, owner_of
 
 #: Where a sentence (or a quoted text) starts: its first word is capitalized whatever it is.
 _STARTS = re.compile(r"(?:^|[.?!:]\s+|(?:^|\s)[\"“'‘])")
@@ -235,11 +235,10 @@ class Casing:
     def _new_owner(self, word: str, language: tables.Language) -> bool:
         """A word no recorded text uses, with the language's possessive ending: an owner
         named by the task alone ("show me [hanoi's] weather")."""
-        key = word.lower()
-        owner = next(
-            (key[: -len(s)] for s in language.possessive_suffixes if key.endswith(s)), None
-        )
-        return bool(owner) and owner not in language.stopwords and not {owner, key} & self.seen
+        key, owner = word.lower(), owner_of(word, language)
+        if owner is None or owner in language.stopwords:
+            return False
+        return owner not in self.seen and key not in self.seen
 
     def _long_form(self, word: str) -> bool:
         """A word no recorded text uses, beginning with one capitalized word they do use."""

@@ -46,7 +46,7 @@ class ParsedTask:
     text: str
     language: Language
     tokens: tuple[Token, ...]
-    #: Texts in quotes ("Post 'Trying a new recipe' on Chirp").
+    #: Texts in quotes ("Post 'Trying a new recipe' on Acme").
     quoted: tuple[str, ...]
     #: The quoted texts, else what follows the one separating mark, unless a pronoun there
     #: refers back ("The note Ideas can go: delete it" sets off what to do, not a text).
@@ -168,15 +168,21 @@ def _tokens(text: str, language: Language) -> list[Token]:
 def fold(word: str, language: Language) -> str:
     """``word`` lower-cased, its possessive ending dropped and its plural ending folded off
     (not a doubled one: "glass"; only past four letters: "bus")."""
-    word = word.lower()
-    for suffix in language.possessive_suffixes:
-        if word.endswith(suffix) and len(word) > len(suffix):
-            word = word[: -len(suffix)]
-            break
+    word = owner_of(word, language) or word.lower()
     suffix = language.plural_suffix
     if suffix and len(word) > 4 and word.endswith(suffix) and not word.endswith(suffix * 2):
         return word[: -len(suffix)]
     return word
+
+
+def owner_of(word: str, language: Language) -> str | None:
+    """``word`` lower-cased without the language's possessive ending, if it has one ("oslo's"
+    -> "oslo"); None for a word that owns nothing."""
+    word = word.lower()
+    for suffix in language.possessive_suffixes:
+        if word.endswith(suffix) and len(word) > len(suffix):
+            return word[: -len(suffix)]
+    return None
 
 
 def normalize_units(text: str, language: Language) -> str:
