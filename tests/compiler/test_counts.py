@@ -45,8 +45,8 @@ def test_the_new_number_is_read_where_the_recorded_one_stood() -> None:
     steps, trace = recorded(3)
     run = find_count_run(steps, trace.instruction)
     assert run is not None
-    assert new_count(run, "Select 7 with the spinner and hit Submit.") == (7, False)
-    assert new_count(run, "Select −2 with the spinner and hit Submit.") == (2, True)
+    assert new_count(run, "Select 7 with the spinner and hit Submit.") == (7, False, "7")
+    assert new_count(run, "Select −2 with the spinner and hit Submit.") == (2, True, "−2")
     assert new_count(run, "Press Submit") is None
 
 
@@ -63,3 +63,11 @@ def test_a_number_of_the_other_sign_leaves_a_value_unfilled() -> None:
     same = bind(steps, trace, "Select 5 with the spinner and hit Submit.", ValueIndex())
     other = bind(steps, trace, "Select -5 with the spinner and hit Submit.", ValueIndex())
     assert other.unfilled == same.unfilled + 1  # the down arrow's recording ranks first
+
+
+def test_the_new_number_is_explained_as_written_sign_and_all() -> None:
+    """ "-8" is one word of the task: a recording of the same sign that taps eight times
+    explains it, and so outranks one that taps nothing ("Select 0 ...")."""
+    steps, trace = recorded(-3)
+    binding = bind(steps, trace, "Select -8 with the spinner and hit Submit.", ValueIndex())
+    assert len(binding.steps) == 9 and "-8" in binding.claimed

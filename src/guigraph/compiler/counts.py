@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from guigraph.compiler.slots import content_words
 
@@ -76,15 +76,23 @@ def _same_tap(a: ScriptStep, b: ScriptStep) -> bool:
     return a.template.taps and a.template == b.template and a.node == b.node and a.jumps_to is None
 
 
-def new_count(run: CountRun, instruction: str) -> tuple[int, bool] | None:
-    """The number the new instruction says where the recorded one stood, and whether it is
-    negative; None when it says none there."""
+class SaidCount(NamedTuple):
+    """The number a new instruction says where the recorded one stood."""
+
+    number: int
+    negative: bool
+    written: str  # as the instruction writes it, sign and all ("-8"): the word it explains
+
+
+def new_count(run: CountRun, instruction: str) -> SaidCount | None:
+    """The number the new instruction says where the recorded one stood; None when it says
+    none there."""
     opening = rf"(?<!\w){re.escape(run.before)}\s+" if run.before else r"^\s*"
     closing = rf"\s*{re.escape(run.after)}(?!\w)" if run.after else r"\s*\W*$"
     match = re.search(rf"{opening}([-+−]?)(\d+){closing}", instruction, flags=re.IGNORECASE)
     if match is None:
         return None
-    return int(match.group(2)), match.group(1) in _MINUS
+    return SaidCount(int(match.group(2)), match.group(1) in _MINUS, match.group(1) + match.group(2))
 
 
 def repeat_per_count(binding: Binding, recorded_instruction: str, instruction: str) -> Binding:
@@ -95,7 +103,7 @@ def repeat_per_count(binding: Binding, recorded_instruction: str, instruction: s
     said = new_count(run, instruction) if run is not None else None
     if run is None or said is None:
         return binding
-    count, negative = said
+    count, negative, written = said
     if count and negative != run.negative:
         return replace(binding, unfilled=binding.unfilled + 1)
     end = run.first + run.count
@@ -106,5 +114,6 @@ def repeat_per_count(binding: Binding, recorded_instruction: str, instruction: s
     return replace(
         binding,
         steps=[*binding.steps[: run.first], *repeated, *binding.steps[end:]],
-        claimed=binding.claimed | (content_words(str(count)) & content_words(instruction)),
+        # The number as written explains the task's word: "-8" is one word, the sign in it.
+        claimed=binding.claimed | (content_words(written) & content_words(instruction)),
     )
