@@ -15,7 +15,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
@@ -594,10 +594,7 @@ def slot_candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
     order, each value once (case aside); a way that ends the search ends them. Each way is
     asked only when the values before it were taken: most slots need only the first."""
     seen = tuple(sorted({v for v in request.known if v}, key=lambda v: (-len(v), v)))
-    asked = _Request(
-        request.recorded, request.recorded_instruction, request.instruction, seen,
-        request.titled, request.foreign,
-    )  # fmt: skip
+    asked = _Request(**{f.name: getattr(request, f.name) for f in fields(request)}, seen=seen)
     given: set[str] = set()
     for rank, way in enumerate(_WAYS):
         value = way(asked)
@@ -613,33 +610,29 @@ class _End(enum.Enum):
 
 
 @dataclass(frozen=True)
-class _Request:
+class _Request(SlotRequest):
     """What ``fill_slot`` is asked, and what its ways share, each worked out once if asked."""
 
-    example: str
-    old_instruction: str
-    new_instruction: str
-    seen: tuple[str, ...]
-    titled: bool
-    foreign: Callable[[str], bool] | None
+    #: The known values, longest first, then alphabetical: deterministic.
+    seen: tuple[str, ...] = ()
 
     @functools.cached_property
     def aligned(self) -> str | None:
-        return align_value(self.example, self.old_instruction, self.new_instruction)
+        return align_value(self.recorded, self.recorded_instruction, self.instruction)
 
     @functools.cached_property
     def quoted(self) -> list[str]:
         """The texts the new instruction quotes, where the recorded value was itself quoted in
         the old one (else none: an unquoted value is no quoted text's slot)."""
-        if quote_of(self.example, self.old_instruction) is None:
+        if quote_of(self.recorded, self.recorded_instruction) is None:
             return []
-        return [q.strip() for q in _QUOTED.findall(self.new_instruction)]
+        return [q.strip() for q in _QUOTED.findall(self.instruction)]
 
     @functools.cached_property
     def named(self) -> list[str]:
         """Known values the instruction names, longest first (a longer name contains a shorter
         one), then alphabetical: deterministic. Only these can pin a value down."""
-        named = _named_values(self.new_instruction, self.seen)
+        named = _named_values(self.instruction, self.seen)
         if self.foreign is not None:
             named = [v for v in named if not self.foreign(v)]
         if self.quoted:
@@ -663,29 +656,29 @@ class _Request:
 def _at_address(request: _Request) -> str | None:
     """The e-mail address the instruction says, when the recorded value is one: an address is
     the only one of its kind the task says."""
-    if "@" not in request.example.strip("@"):
+    if "@" not in request.recorded.strip("@"):
         return None
-    said = dict.fromkeys(words(request.new_instruction))
+    said = dict.fromkeys(words(request.instruction))
     return _the_one([w for w in said if "@" in w.strip("@")], request.foreign)
 
 
 def _pronoun_referent(request: _Request) -> str | None:
-    example, foreign = request.example, request.foreign
+    example, foreign = request.recorded, request.foreign
     if not (request.aligned and request.aligned.lower() in _language().pronouns):
         return None
     # "Plan a trip to Cairo on Jul 24: add it to the calendar": "it" is the trip. Where
     # nothing is found it stands for, the ways after this one still may find the value.
     referent = _antecedent(
-        request.new_instruction, capitalized=example[:1].isupper(), name=_is_name(words(example))
+        request.instruction, capitalized=example[:1].isupper(), name=_is_name(words(example))
     )
     return None if referent is None or (foreign and foreign(referent)) else referent
 
 
 def _from_alignment(request: _Request) -> str | _End | None:
-    aligned, example, new_instruction = request.aligned, request.example, request.new_instruction
+    aligned, example, new_instruction = request.aligned, request.recorded, request.instruction
     if not aligned or aligned.lower() in _language().pronouns:
         return None
-    if _frame_words_only(aligned, example, request.old_instruction):
+    if _frame_words_only(aligned, example, request.recorded_instruction):
         # "Search the wiki for marketing" / "Look up marketing in the wiki search": the
         # alignment took a word of the recorded wording itself, where the task says a value
         # the field has taken.
@@ -709,11 +702,11 @@ def _from_alignment(request: _Request) -> str | _End | None:
 
 
 def _known_named(request: _Request) -> str | None:
-    return _as_said(request.named[0], request.new_instruction) if request.named else None
+    return _as_said(request.named[0], request.instruction) if request.named else None
 
 
 def _by_kind(request: _Request) -> str | None:
-    example, new, seen = request.example, request.new_instruction, request.seen
+    example, new, seen = request.recorded, request.instruction, request.seen
     parts = words(example)
     found = None
     if _is_name(parts):
@@ -733,21 +726,21 @@ def _by_kind(request: _Request) -> str | None:
         return None  # plain words only: "Email Chen the headline of the [jazz] article"
     if found:
         return found
-    return _the_one(_beside_anchors(example, request.old_instruction, new), request.refused)
+    return _the_one(_beside_anchors(example, request.recorded_instruction, new), request.refused)
 
 
 def _same_shape(request: _Request) -> str | None:
-    spans = _same_shape_spans(request.example, request.new_instruction)
+    spans = _same_shape_spans(request.recorded, request.instruction)
     return _the_one(spans, request.refused) or None
 
 
 def _from_quotes(request: _Request) -> str | None:
-    example, old = request.example, request.old_instruction
+    example, old = request.recorded, request.recorded_instruction
     if not (request.titled or _QUOTED.search(old) or _set_off_by(example, old)):
         # The recorded value was neither quoted nor set off by a mark ("Message Farah: On my
         # way"): a quoted text is another slot's.
         return None
-    quoted = _QUOTED.findall(request.new_instruction)
+    quoted = _QUOTED.findall(request.instruction)
     return quoted[0] if len(quoted) == 1 else None
 
 
