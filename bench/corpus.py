@@ -638,7 +638,7 @@ def countable(value: str) -> bool:
     """Whether ``value`` can show as taps of one control in a row: not a whole number too
     small for that ("0", "1": no tap, or one like any other)."""
     count = corpus.whole_number(value)
-    return count is None or count >= corpus.MIN_REPEAT
+    return count is None or count >= corpus.MIN_REPEATS
 
 
 def said_fields(

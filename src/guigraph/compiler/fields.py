@@ -1,7 +1,7 @@
 """What a task asks for, and where the recorded screens show it.
 
 "Tell Dana who sings Gold Hearts" never says "artist", yet the answer is the player's
-``music:id/artist`` field. A stitched segment that passes a screen showing the asked field can
+artist field. A stitched segment that passes a screen showing the asked field can
 carry its value to the next app; a segment used only to read it stops where it is shown (the
 donor went on to buy the product whose price this task only asks for).
 """

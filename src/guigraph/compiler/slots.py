@@ -594,7 +594,7 @@ def slot_candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
     order, each value once (case aside); a way that ends the search ends them. Each way is
     asked only when the values before it were taken: most slots need only the first."""
     seen = tuple(sorted({v for v in request.known if v}, key=lambda v: (-len(v), v)))
-    asked = _Request(**{f.name: getattr(request, f.name) for f in fields(request)}, seen=seen)
+    asked = _Request(**{f.name: getattr(request, f.name) for f in fields(SlotRequest)}, seen=seen)
     given: set[str] = set()
     for rank, way in enumerate(_WAYS):
         value = way(asked)

@@ -122,7 +122,8 @@ def source_app(source: TextSource, id_apps: Mapping[str, str] | None = None) -> 
 
 
 def apps_named(instruction: str, aliases: Mapping[str, str]) -> list[str]:
-    """Apps the instruction names (by app name or launcher label; "message" names Messages)."""
+    """Apps the instruction names, by app name or launcher label ("message" names an app
+    labelled "Messages")."""
     wanted = content_words(instruction)
     named = []
     for alias, app in aliases.items():

@@ -33,6 +33,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+# A count is judged as the compiler counts one: fewer taps in a row are no evidence of it.
+from guigraph.compiler.counts import MIN_REPEATS
 from guigraph.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -191,7 +193,7 @@ class PlanSignature:
 
     def uses(self, value: str) -> bool:
         """Whether the plan puts ``value`` in: a label it taps, words of a text it types, or
-        for a whole number of at least ``MIN_REPEAT``, as many taps of one control in a row
+        for a whole number of at least ``MIN_REPEATS``, as many taps of one control in a row
         ("Select -7 with the spinner": seven taps of an arrow)."""
         wanted = _normal(value)
         if any(_normal(label) in (wanted, wanted + "%") for label in self.labels):
@@ -201,13 +203,9 @@ class PlanSignature:
 
     def counts(self, value: str) -> bool:
         """Whether the plan taps one control ``value`` times in a row, a whole number of at
-        least ``MIN_REPEAT``."""
+        least ``MIN_REPEATS``."""
         count = whole_number(value)
-        return count is not None and count >= MIN_REPEAT and count in self.repeats
-
-
-#: Taps of one control in a row that stand for a number the task says (one tap is any step).
-MIN_REPEAT = 2
+        return count is not None and count >= MIN_REPEATS and count in self.repeats
 
 
 def repeats(taps: Iterable[ActionTemplate]) -> frozenset[int]:
@@ -219,7 +217,7 @@ def repeats(taps: Iterable[ActionTemplate]) -> frozenset[int]:
         return template.target_label, template.target_role, template.target_id, template.point
 
     runs = (len(list(run)) for _, run in itertools.groupby(taps, key=control))
-    return frozenset(n for n in runs if n >= MIN_REPEAT)
+    return frozenset(n for n in runs if n >= MIN_REPEATS)
 
 
 def whole_number(value: str) -> int | None:
