@@ -749,3 +749,17 @@ def test_a_naming_word_with_glue_after_it_gives_no_name() -> None:
     # "the" is no name: the alignment stays as it was, for the ways after it to judge.
     assert _past_naming_word("named", "hiking", "Start a page named the poetry") == "named"
     assert _past_naming_word("named", "hiking", "Start a page named") == "named"
+
+
+def test_a_value_that_now_lies_inside_a_quote_is_the_whole_quote() -> None:
+    # The recording said the title unquoted; the new task quotes it, all in lower case and
+    # given capitals back only where the knowledge base knew the word ("Guitar"). The quote
+    # marks where the value starts and ends: not the alignment's proportions, not capitals.
+    old = "Send Bruno the ViewTube video Bike Repair in 5 minutes"
+    new = "Play 'Guitar lesson in 5 minutes' on Viewtube"
+    assert align_value("Bike Repair in 5 minutes", old, new) == "Guitar lesson in 5 minutes"
+    # A recorded value that was only part of a quote (a search for the title's first word)
+    # stays a part of the new one.
+    old_search = "Play 'Yoga Routine in 5 minutes' on ViewTube"
+    new_search = "Play 'Cat Compilation for beginners' on ViewTube"
+    assert align_value("Yoga", old_search, new_search) == "Cat"

@@ -134,3 +134,17 @@ def test_a_value_of_a_lower_cased_task_takes_its_fields_case(
     value: str, field_values: list[str], typed: str
 ) -> None:
     assert in_field_case(value, field_values) == typed
+
+
+def test_the_nearest_recorded_wording_shares_its_content_words_not_its_function_words() -> None:
+    # "save it in a note" shares more words with the task ("it", "in") but only function
+    # words; "show the time in Quito" shares "time", and has a name where the task says "oslo"
+    learned = Casing()
+    for instruction, value in [
+        ("Show the time in Quito in the Clock app", "Quito"),
+        ("Save it in a note Shopping", "Shopping"),
+    ]:
+        learned.learn_text(instruction)
+        learned.learn_value(value)
+    said = "i'd like to see what time it is in oslo"
+    assert learned.restore(said) == "I'd like to see what time it is in Oslo"

@@ -194,7 +194,14 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
                 return sentence
         found = _align_span(opcodes, (start, end), old, new, example)
         if found:
-            return _with_end_punctuation(
+            # A recorded value that was part of a quote (a search for a title's first word)
+            # stays a part; one that was not becomes the whole quote it now lies inside.
+            quote = (
+                None
+                if _quote_holding(example, old_instruction)
+                else _quote_holding(found, new_instruction)
+            )
+            return quote or _with_end_punctuation(
                 _as_written(found, new_instruction), new_instruction, example
             )
     after = _after_same_separator(example, old_instruction, new_instruction)
@@ -219,6 +226,18 @@ def _whole_quote(
     if tail.strip() and new_value.endswith(tail.strip()):
         new_value = new_value[: -len(tail.strip())]
     return new_value.strip() or None
+
+
+def _quote_holding(found: str, instruction: str) -> str | None:
+    """The task's quote that the aligned words lie inside, whole: the quote marks where the
+    value starts and ends, where the words' capitals (guessed, in a lower-cased task) or the
+    alignment's proportions would cut it ("play '[guitar lesson in 5 minutes]'")."""
+    inside = [w.lower() for w in words(found)]
+    for quote in parse(instruction).quoted:
+        said = [w.lower() for w in words(quote)]
+        if any(said[i : i + len(inside)] == inside for i in range(len(said) - len(inside) + 1)):
+            return quote.strip()
+    return None
 
 
 def quote_of(example: str, instruction: str, value: Sequence[str] | None = None) -> int | None:

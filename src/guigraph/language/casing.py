@@ -10,7 +10,8 @@ the recorded instructions and values, never from a list of words):
   a sentence's first word left out ("Roads", "Acme");
 - a word no recorded text uses that begins with such a word takes its capital ("june" where
   the recorded dates say "Jun");
-- a word where the nearest recorded wording, the rest of the two aligned, has a word of a
+- a word where the nearest recorded wording (the most words in common, in order, a content
+  word weighing as two function words), the rest of the two aligned, has a word of a
   name, word for word: "set an alarm for 07:30 called laundry" against "Set an alarm for
   06:30 called Meds" names the alarm "Laundry"; "find the price of the acme kettle" against
   "Find the price of the Zenith lamp" gives "Acme kettle". Each part of a task in several
@@ -39,7 +40,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -56,6 +57,8 @@ MIN_STEM = 3
 MIN_CASE_VALUES = 2
 #: A recorded part of fewer words is no wording to compare a task's part with ("Jazz").
 MIN_CLAUSE_WORDS = 3
+#: How many function words a content word weighs as, in telling the nearest recorded wording.
+CONTENT_WEIGHT = 2
 #: Restored tasks remembered (enough for every task one process plans at a time).
 MAX_REMEMBERED = 256
 
@@ -199,16 +202,10 @@ class Casing:
         long as the recorded one at its start, of words no recorded text uses, then words of
         the task's own ("named [standup]" / "named [laundry at 15:30, please]")."""
         lowered = [w.lower() for w in words]
-        matcher = SequenceMatcher(autojunk=False)
-        matcher.set_seq2(lowered)
-        best, best_ratio = None, 0.0
-        for recorded in self.instructions:
-            matcher.set_seq1(recorded)
-            if matcher.real_quick_ratio() > best_ratio and matcher.ratio() > best_ratio:
-                best, best_ratio = recorded, matcher.ratio()
+        best = self._nearest(lowered, stop)
         if best is None:
             return []
-        matcher.set_seq1(best)
+        matcher = SequenceMatcher(a=best, b=lowered, autojunk=False)
         named = self.instructions[best]
         found: list[int] = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -221,6 +218,30 @@ class Casing:
                 continue  # a longer run: a name at its start only, of words never recorded
             found.extend(j for j in places if self._may_be_named(lowered[j], stop))
         return found
+
+    def _nearest(self, lowered: list[str], stop: frozenset[str]) -> tuple[str, ...] | None:
+        """The recorded wording nearest ``lowered``: the most words in common, in order, a
+        content word weighing as two function words. Function words alone make no wording
+        near ("what time it is in oslo" is nearest "Show the time in Quito ...", not "Save it
+        in a note Shopping"), but they tell a part's shape ("text it to bob" / "send it to
+        Farah")."""
+
+        def weight(words: Sequence[str]) -> int:
+            return sum(1 if w in stop else CONTENT_WEIGHT for w in words)
+
+        matcher = SequenceMatcher(autojunk=False)
+        matcher.set_seq2(lowered)
+        own = weight(lowered)
+        best, best_nearness = None, 0.0
+        for recorded in self.instructions:
+            matcher.set_seq1(recorded)
+            shared = sum(
+                weight(recorded[i : i + size]) for i, _, size in matcher.get_matching_blocks()
+            )
+            nearness = 2 * shared / (own + weight(recorded))
+            if nearness > best_nearness:
+                best, best_nearness = recorded, nearness
+        return best
 
     def _may_be_named(self, word: str, stop: frozenset[str]) -> bool:
         """Neither a function word nor one the recorded texts write in lower case."""
