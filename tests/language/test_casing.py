@@ -148,3 +148,13 @@ def test_the_nearest_recorded_wording_shares_its_content_words_not_its_function_
         learned.learn_value(value)
     said = "i'd like to see what time it is in oslo"
     assert learned.restore(said) == "I'd like to see what time it is in Oslo"
+
+
+def test_the_plural_of_a_name_is_no_name() -> None:
+    # The recordings write the app "Clock"; "clocks", which no recording uses, is not its
+    # long form (as "june" is "Jun"'s) but its plural, and a name has none
+    learned = Casing()
+    learned.learn_text("Show the time in Quito in the Clock app")
+    learned.learn_value("Quito")
+    assert learned.restore("open the clock app") == "Open the Clock app"
+    assert learned.restore("add it to my clocks") == "Add it to my clocks"

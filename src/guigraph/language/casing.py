@@ -9,7 +9,8 @@ the recorded instructions and values, never from a list of words):
 - a word takes a capital where the recorded texts write it capitalized more often than not,
   a sentence's first word left out ("Roads", "Acme");
 - a word no recorded text uses that begins with such a word takes its capital ("june" where
-  the recorded dates say "Jun");
+  the recorded dates say "Jun"), but for its plural (the language's plural ending): a name
+  has none ("my clocks", where the app is "Clock");
 - a word where the nearest recorded wording (the most words in common, in order, a content
   word weighing as two function words), the rest of the two aligned, has a word of a
   name, word for word: "set an alarm for 07:30 called laundry" against "Set an alarm for
@@ -168,7 +169,7 @@ class Casing:
         matches = list(_LETTERS.finditer(text))
         words = [m.group(0) for m in matches]
         capital = [
-            self.is_capitalized(w) or self._long_form(w) or self._new_owner(w, language)
+            self.is_capitalized(w) or self._long_form(w, language) or self._new_owner(w, language)
             for w in words
         ]
         for j in range(1, len(words)):
@@ -261,10 +262,13 @@ class Casing:
             return False
         return owner not in self.seen and key not in self.seen
 
-    def _long_form(self, word: str) -> bool:
-        """A word no recorded text uses, beginning with one capitalized word they do use."""
-        key = word.lower()
-        if key in self.seen:
+    def _long_form(self, word: str, language: tables.Language) -> bool:
+        """A word no recorded text uses, beginning with one capitalized word they do use, of
+        which it is not the plural: a name has none ("my clocks", the app "Clock")."""
+        key, plural = word.lower(), language.plural_suffix
+        if key in self.seen or (
+            plural and key.endswith(plural) and key[: -len(plural)] in self.seen
+        ):
             return False
         stems = {
             k for k in self.capitalized
