@@ -232,12 +232,7 @@ def _quote_holding(found: str, instruction: str) -> str | None:
     """The task's quote that the aligned words lie inside, whole: the quote marks where the
     value starts and ends, where the words' capitals (guessed, in a lower-cased task) or the
     alignment's proportions would cut it ("play '[guitar lesson in 5 minutes]'")."""
-    inside = [w.lower() for w in words(found)]
-    for quote in parse(instruction).quoted:
-        said = [w.lower() for w in words(quote)]
-        if any(said[i : i + len(inside)] == inside for i in range(len(said) - len(inside) + 1)):
-            return quote.strip()
-    return None
+    return next((q.strip() for q in parse(instruction).quoted if _contains(q, found)), None)
 
 
 def quote_of(example: str, instruction: str, value: Sequence[str] | None = None) -> int | None:

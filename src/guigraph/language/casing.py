@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from guigraph.language import tables
-from guigraph.language.parse import DASHED, clause_break, owner_of
+from guigraph.language.parse import DASHED, clause_break, fold, owner_of
 
 #: Where a sentence (or a quoted text) starts: its first word is capitalized whatever it is.
 _STARTS = re.compile(r"(?:^|[.?!:]\s+|(?:^|\s)[\"“'‘])")
@@ -265,10 +265,8 @@ class Casing:
     def _long_form(self, word: str, language: tables.Language) -> bool:
         """A word no recorded text uses, beginning with one capitalized word they do use, of
         which it is not the plural: a name has none ("my clocks", the app "Clock")."""
-        key, plural = word.lower(), language.plural_suffix
-        if key in self.seen or (
-            plural and key.endswith(plural) and key[: -len(plural)] in self.seen
-        ):
+        key, singular = word.lower(), fold(word, language)
+        if key in self.seen or (owner_of(word, language) is None and singular in self.seen):
             return False
         stems = {
             k for k in self.capitalized
