@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from difflib import SequenceMatcher
 
-from guigraph.language.casing import Casing, in_field_case
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guigraph.language.casing import CONTENT_WEIGHT, Casing, in_field_case
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +162,47 @@ def test_the_plural_of_a_name_is_no_name() -> None:
     learned.learn_value("Quito")
     assert learned.restore("open the clock app") == "Open the Clock app"
     assert learned.restore("add it to my clocks") == "Add it to my clocks"
+
+
+#: Few words, so that wordings repeat them (a bound must count each word as often as both say it).
+_WORDS = ["the", "to", "roads", "oslo", "time"]
+
+
+@settings(max_examples=400)
+@given(
+    recorded=st.lists(
+        st.lists(st.sampled_from(_WORDS), min_size=1, max_size=8), min_size=1, max_size=12
+    ),
+    task=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=8),
+)
+def test_the_nearest_wording_is_the_one_every_wording_compared_would_give(
+    recorded: list[list[str]], task: list[str]
+) -> None:
+    # Wordings whose shared words cannot beat the best so far are never aligned: the nearest
+    # found must be the one a comparison with every recorded wording gives (the first best)
+    learned = Casing()
+    for words in recorded:
+        learned.learn_text(" ".join(words))
+    stop = frozenset({"the", "to"})
+
+    def weight(words: tuple[str, ...] | list[str]) -> int:
+        return sum(1 if w in stop else CONTENT_WEIGHT for w in words)
+
+    best, best_nearness = None, 0.0
+    for wording in learned.instructions:
+        blocks = SequenceMatcher(a=wording, b=task, autojunk=False).get_matching_blocks()
+        shared = sum(weight(wording[i : i + size]) for i, _, size in blocks)
+        nearness = 2 * shared / (weight(task) + weight(wording))
+        if nearness > best_nearness:
+            best, best_nearness = wording, nearness
+    assert learned._nearest(task, stop) == best
+
+
+def test_a_wording_learned_after_a_task_was_restored_can_be_the_nearest() -> None:
+    learned = Casing()
+    learned.learn_text("Save it in a note Shopping")
+    learned.learn_value("Shopping")
+    assert learned.restore("show the time in oslo") == "Show the time in oslo"
+    learned.learn_text("Show the time in Quito in the Clock app")
+    learned.learn_value("Quito")
+    assert learned.restore("show the time in oslo") == "Show the time in Oslo"

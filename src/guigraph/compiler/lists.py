@@ -79,21 +79,25 @@ def find_run(steps: Sequence[ScriptStep], instruction: str) -> ListRun | None:
     return None
 
 
-#: id(script) -> (the script, its instruction, the language read in, its list run): a recorded
-#: run's script is bound to every task that retrieves it, and its list never changes.
-_RUNS: dict[int, tuple[Sequence[ScriptStep], str, tables.Language, ListRun | None]] = {}
+#: (the ids of a script's steps, its instruction) -> (the steps, the language read in, its list
+#: run): a recorded run's script, whole or a segment of it, is bound to every task that
+#: retrieves it, and its list never changes. The steps are held, so their ids are not reused.
+_RUNS: dict[
+    tuple[tuple[int, ...], str], tuple[Sequence[ScriptStep], tables.Language, ListRun | None]
+] = {}
 
 
 def _recorded_run(steps: Sequence[ScriptStep], instruction: str) -> ListRun | None:
-    """``find_run``, remembered per script object (held, so its id is not reused)."""
+    """``find_run``, remembered per run of step objects (a segment is a new list of them)."""
     language = tables.default()
-    known = _RUNS.get(id(steps))
-    if known is not None and known[0] is steps and known[1:3] == (instruction, language):
-        return known[3]
+    key = (tuple(map(id, steps)), instruction)
+    known = _RUNS.get(key)
+    if known is not None and known[1] is language:
+        return known[2]
     if len(_RUNS) >= 16384:
         _RUNS.clear()  # keep the memory bounded
     run = find_run(steps, instruction)
-    _RUNS[id(steps)] = (steps, instruction, language, run)
+    _RUNS[key] = (steps, language, run)
     return run
 
 

@@ -176,13 +176,22 @@ def align_value(example: str, old_instruction: str, new_instruction: str) -> str
     least one unchanged word must touch the value (an anchor such as "weather in"), so two
     unrelated sentences do not yield a value.
     """
+    return _align_value(example, old_instruction, new_instruction, _language())
+
+
+# A task binds one recorded value at several places of the same run (a site each), and the
+# taps of every run ask again whether their labels were the task's words.
+@functools.lru_cache(maxsize=1024)
+def _align_value(
+    example: str, old_instruction: str, new_instruction: str, language: Language
+) -> str | None:
     old, new, value = words(old_instruction), words(new_instruction), words(example)
     if not value:
         return None
     quote = _whole_quote(value, example, old_instruction, new_instruction)
     if quote is not None:
         return quote
-    opcodes = _word_opcodes(old_instruction, new_instruction, _language())
+    opcodes = _word_opcodes(old_instruction, new_instruction, language)
     for start, end in _spans(old, value):
         if is_sentence(example, old_instruction):
             # Its start is the first capitalized word after the last unchanged words before

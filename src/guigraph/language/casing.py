@@ -64,6 +64,16 @@ CONTENT_WEIGHT = 2
 MAX_REMEMBERED = 256
 
 
+#: A recorded wording's weight (``_weight``) and how many times it says each word.
+_Weighed = tuple[int, Counter[str]]
+
+
+def _weight(words: Sequence[str], stop: frozenset[str]) -> int:
+    """Words' weight in telling the nearest wording: a content word weighs as
+    ``CONTENT_WEIGHT`` function words (``stop``)."""
+    return sum(1 if w in stop else CONTENT_WEIGHT for w in words)
+
+
 @dataclass(frozen=True, slots=True)
 class _Shape:
     """Where a word stands in the recorded values with capitals that hold it."""
@@ -91,10 +101,15 @@ class Casing:
     #: The last text restored, the language it was read in, and its capitals given back: a
     #: task's context and its plan each restore it (``_restore_once``).
     _last: tuple[str, tables.Language, str] | None = field(default=None, compare=False)
+    #: The function words the recorded wordings were weighed with, and their weights
+    #: (``_weighed``).
+    _weights: tuple[frozenset[str], dict[tuple[str, ...], _Weighed]] | None = field(
+        default=None, compare=False
+    )
 
     def learn_text(self, text: str) -> None:
         """Count the words of a recorded instruction, those opening a sentence left out."""
-        self._last = None
+        self._last = self._weights = None
         starts = _starts(text)
         named = []
         for match in _LETTERS.finditer(text):
@@ -226,23 +241,38 @@ class Casing:
         near ("what time it is in oslo" is nearest "Show the time in Quito ...", not "Save it
         in a note Shopping"), but they tell a part's shape ("text it to bob" / "send it to
         Farah")."""
-
-        def weight(words: Sequence[str]) -> int:
-            return sum(1 if w in stop else CONTENT_WEIGHT for w in words)
-
         matcher = SequenceMatcher(autojunk=False)
         matcher.set_seq2(lowered)
-        own = weight(lowered)
+        own, counts = _weight(lowered, stop), Counter(lowered)
         best, best_nearness = None, 0.0
-        for recorded in self.instructions:
+        for recorded, (total, words) in self._weighed(stop).items():
+            # The words both say, however ordered, bound the words in common in order: a
+            # wording that cannot beat the best so far is not aligned (most are not).
+            common = sum(
+                _weight((w,), stop) * min(n, counts[w]) for w, n in words.items() if w in counts
+            )
+            if 2 * common / (own + total) <= best_nearness:
+                continue
             matcher.set_seq1(recorded)
             shared = sum(
-                weight(recorded[i : i + size]) for i, _, size in matcher.get_matching_blocks()
+                _weight(recorded[i : i + size], stop)
+                for i, _, size in matcher.get_matching_blocks()
             )
-            nearness = 2 * shared / (own + weight(recorded))
+            nearness = 2 * shared / (own + total)
             if nearness > best_nearness:
                 best, best_nearness = recorded, nearness
         return best
+
+    def _weighed(self, stop: frozenset[str]) -> dict[tuple[str, ...], _Weighed]:
+        """Each recorded wording's weight and words (for ``_nearest``), worked out once per
+        set of function words, and again after more is learned."""
+        if self._weights is None or self._weights[0] != stop:
+            weighed = {
+                recorded: (_weight(recorded, stop), Counter(recorded))
+                for recorded in self.instructions
+            }
+            self._weights = (stop, weighed)
+        return self._weights[1]
 
     def _may_be_named(self, word: str, stop: frozenset[str]) -> bool:
         """Neither a function word nor one the recorded texts write in lower case."""
