@@ -11,6 +11,7 @@ from guigraph.compiler.controls import shown_words
 from guigraph.compiler.fields import offered_fields
 from guigraph.compiler.index import GraphView
 from guigraph.compiler.script import ScriptStep
+from guigraph.compiler.slots import align_value
 from guigraph.compiler.values import ValueIndex
 from guigraph.envs import conventions
 from guigraph.envs.conventions import ANDROID, WEB
@@ -83,3 +84,13 @@ def test_a_controls_words_are_kept_per_task_language_and_id_scheme() -> None:
         assert "song" not in shown_words(songs)
     with conventions.using(WEB):
         assert "music" in shown_words(songs)
+
+
+def test_a_recorded_values_alignment_is_kept_per_task_language() -> None:
+    # "el" is a word that means something in English and none in Spanish: only an alignment
+    # anchored on a meaningful word gives a value, so the two languages answer differently
+    recorded, task = "el jazz", "el rock"
+    assert align_value("jazz", recorded, task) == "rock"
+    with tables.using(SPANISH):
+        assert align_value("jazz", recorded, task) is None
+    assert align_value("jazz", recorded, task) == "rock"
