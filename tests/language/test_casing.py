@@ -154,6 +154,34 @@ def test_the_nearest_recorded_wording_shares_its_content_words_not_its_function_
     assert learned.restore(said) == "I'd like to see what time it is in Oslo"
 
 
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # "camera" stands where the nearest recorded task's product name goes on in plain
+        # words ("Zephyr kettle"); "lumen", never recorded, where its name starts
+        ("buy the lumen camera bag on shopmall", "Buy the Lumen camera bag on Shopmall"),
+        # "zephyr" always opens a two-word product name whose second word is plain
+        ("look up what the zephyr camera bag costs on shopmall",
+         "Look up what the Zephyr camera bag costs on Shopmall"),
+        # elsewhere the app's name keeps the capital the recordings give it
+        ("use the camera to take a selfie", "Use the Camera to take a selfie"),
+    ],
+)  # fmt: skip
+def test_a_words_place_in_a_name_outweighs_how_it_is_written_elsewhere(
+    said: str, written: str
+) -> None:
+    learned = Casing()
+    for instruction, values in [
+        ("Use the Camera to take a photo", []),
+        ("Buy the Zephyr kettle on ShopMall", ["Zephyr kettle"]),
+        ("Look up what the Zephyr lamp costs on ShopMall", ["Zephyr lamp"]),
+    ]:
+        learned.learn_text(instruction)
+        for value in values:
+            learned.learn_value(value)
+    assert learned.restore(said) == written
+
+
 def test_the_plural_of_a_name_is_no_name() -> None:
     # The recordings write the app "Clock"; "clocks", which no recording uses, is not its
     # long form (as "june" is "Jun"'s) but its plural, and a name has none

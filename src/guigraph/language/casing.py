@@ -26,9 +26,14 @@ the recorded instructions and values, never from a list of words):
   beginners", so "cat compilation for beginners" is "Cat Compilation for beginners".
 
 None of them capitalizes a function word, nor, but after a naming word, a word the recorded
-texts write in lower case. Every sentence, and every text set off in quotes or by a pair of
-dashes, then starts with a capital, as written tasks do (a clause after ";" is no new
-sentence). A task with any capital is left as it is: its writer chose them.
+texts write in lower case. A word's place outweighs how the recorded texts write it elsewhere:
+where the nearest recorded wording's name goes on in plain words ("Zephyr kettle"), or a word
+stands at a plain place of the one shape of named value it has, the task's word there is plain
+("lumen camera bag", though the app is "Camera").
+
+Every sentence, and every text set off in quotes or by a pair of dashes, then starts with a
+capital, as written tasks do (a clause after ";" is no new sentence). A task with any
+capital is left as it is: its writer chose them.
 
 Capitals given back are a reading aid, not the writer's: where such a task's value is typed,
 it takes the case its field's recorded values share (:func:`in_field_case`): "book a table"
@@ -39,6 +44,7 @@ recipe" where posts start with a capital and say nothing else in capitals.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
@@ -187,30 +193,42 @@ class Casing:
             self.is_capitalized(w) or self._long_form(w, language) or self._new_owner(w, language)
             for w in words
         ]
-        for j in range(1, len(words)):
-            capital[j] = capital[j] or self._named_after(words[j - 1], words[j], language)
+        named = {
+            j for j in range(1, len(words)) if self._named_after(words[j - 1], words[j], language)
+        }
+        plain: set[int] = set()
         for j in range(len(words)):
-            for i in self._named_around(j, words, matches, stop):
-                capital[i] = True
-        for i in self._named_as_recorded(text, words, stop):
-            capital[i] = True
+            up, down = self._named_around(j, words, matches, stop)
+            named.update(up)
+            plain.update(down)
+        named_here, plain_here = self._named_as_recorded(text, words, stop)
+        named |= named_here
+        plain |= plain_here
+        # What a word's place says outweighs how the recorded texts write the word elsewhere.
+        capital = [i in named or (voted and i not in plain) for i, voted in enumerate(capital)]
         starts = _starts(text)
         out = list(text)
-        for match, up in zip(matches, capital, strict=True):
-            if up or match.start() in starts:
+        for match, capitalized in zip(matches, capital, strict=True):
+            if capitalized or match.start() in starts:
                 out[match.start()] = out[match.start()].upper()
         return "".join(out)
 
-    def _named_as_recorded(self, text: str, words: list[str], stop: frozenset[str]) -> list[int]:
-        """The words standing where the nearest recorded wording has a word of a name: the
+    def _named_as_recorded(
+        self, text: str, words: list[str], stop: frozenset[str]
+    ) -> tuple[set[int], set[int]]:
+        """The words standing where the nearest recorded wording has a word of a name, and
+        those standing where a named value goes on in plain words (``_named_near``): the
         whole task's nearest, and each of its parts' (``_clause_spans``)."""
         spans = [(0, len(words)), *_clause_spans(text)]
-        found: set[int] = set()
+        named: set[int] = set()
+        plain: set[int] = set()
         for start, end in dict.fromkeys(spans):
-            found.update(start + i for i in self._named_near(words[start:end], stop))
-        return sorted(found)
+            up, down = self._named_near(words[start:end], stop)
+            named.update(start + i for i in up)
+            plain.update(start + i for i in down)
+        return named, plain
 
-    def _named_near(self, words: list[str], stop: frozenset[str]) -> list[int]:
+    def _named_near(self, words: list[str], stop: frozenset[str]) -> tuple[list[int], list[int]]:
         """The words standing where the nearest recorded wording (most words in common, in
         order) has a word of a name, word for word in each run the two say differently
         ("titled [trip] plan" / "titled [Reading] list"), none a function word or a word the
@@ -220,20 +238,29 @@ class Casing:
         lowered = [w.lower() for w in words]
         best = self._nearest(lowered, stop)
         if best is None:
-            return []
+            return [], []
         matcher = SequenceMatcher(a=best, b=lowered, autojunk=False)
         named = self.instructions[best]
         found: list[int] = []
+        plain: list[int] = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag != "replace":
                 continue
-            places = [j1 + k for k in range(min(i2 - i1, j2 - j1)) if named[i1 + k]]
-            if j2 - j1 > i2 - i1 and not (
-                len(places) == i2 - i1 and all(lowered[j] not in self.seen for j in places)
-            ):
-                continue  # a longer run: a name at its start only, of words never recorded
+            pairs = [(i1 + k, j1 + k) for k in range(min(i2 - i1, j2 - j1))]
+            if any(named[i] for i, _ in pairs):
+                # A name's value going on in plain words: the task's words there are plain
+                # too, whatever else they name ("Zephyr kettle" / "lumen camera bag", the
+                # app being "Camera").
+                plain.extend(j for i, j in pairs if not named[i] and best[i] not in stop)
+            places = [j for i, j in pairs if named[i]]
+            if j2 - j1 > i2 - i1:
+                # A longer run: the name the recorded run starts with, at its start only, of
+                # words never recorded ("named [Meds]" / "named [laundry] at 15:30, please").
+                places = [j for i, j in itertools.takewhile(lambda p: named[p[0]], pairs)]
+                if not places or any(lowered[j] in self.seen for j in places):
+                    continue
             found.extend(j for j in places if self._may_be_named(lowered[j], stop))
-        return found
+        return found, plain
 
     def _nearest(self, lowered: list[str], stop: frozenset[str]) -> tuple[str, ...] | None:
         """The recorded wording nearest ``lowered``: the most words in common, in order, a
@@ -306,25 +333,28 @@ class Casing:
 
     def _named_around(
         self, j: int, words: list[str], matches: list[re.Match[str]], stop: frozenset[str]
-    ) -> list[int]:
+    ) -> tuple[list[int], list[int]]:
         """The words to capitalize where ``words[j]`` stands at its one place in recorded
         named values: the value's capitalized places, when the task's words there are one
-        run, no function words, and none the recorded texts write in lower case."""
+        run, no function words, and none the recorded texts write in lower case; and its
+        plain places ("zephyr camera bag" where "Zephyr" always opens "Zephyr lamp")."""
         shapes = self.shapes.get(words[j].lower())
         if not shapes or len(shapes) != 1 or words[j].lower() in stop:
-            return []
+            return [], []
         shape = next(iter(shapes))
         start, end = j - shape.place, j - shape.place + len(shape.capitals)
         if len(shape.capitals) < 2 or start < 0 or end > len(words):
-            return []
+            return [], []
         gaps = (text_between(matches[i], matches[i + 1]) for i in range(start, end - 1))
         if any(gap.strip() for gap in gaps):
-            return []
+            return [], []
         places = [start + k for k, c in enumerate(shape.capitals) if c == "A"]
-        plain = [w.lower() for w in (words[i] for i in places)]
-        if any(w in stop or self.lowered[w] > self.capitalized[w] for w in plain):
-            return []
-        return places
+        if any(
+            w in stop or self.lowered[w] > self.capitalized[w]
+            for w in (words[i].lower() for i in places)
+        ):
+            return [], []
+        return places, [start + k for k, c in enumerate(shape.capitals) if c == "a"]
 
 
 def in_field_case(value: str, field_values: Collection[str]) -> str:
