@@ -182,6 +182,18 @@ def test_a_words_place_in_a_name_outweighs_how_it_is_written_elsewhere(
     assert learned.restore(said) == written
 
 
+def test_a_word_where_a_recorded_task_quoted_its_text_opens_the_tasks_text() -> None:
+    # The recorded post was quoted, its first word capitalized as a quote's is; said without
+    # quotes, the task's text opens at the same place ("could you post [Lovely ...]")
+    learned = Casing()
+    learned.learn_text("Post 'Trying a new recipe' on Chirp")
+    learned.learn_value("Trying a new recipe")
+    said = "could you post lovely morning run on chirp?"
+    assert learned.restore(said) == "Could you post Lovely morning run on Chirp?"
+    # a quote's capital is still no evidence for the word elsewhere
+    assert learned.restore("i keep trying") == "I keep trying"
+
+
 def test_the_plural_of_a_name_is_no_name() -> None:
     # The recordings write the app "Clock"; "clocks", which no recording uses, is not its
     # long form (as "june" is "Jun"'s) but its plural, and a name has none

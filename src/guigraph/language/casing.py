@@ -17,7 +17,9 @@ the recorded instructions and values, never from a list of words):
   06:30 called Meds" names the alarm "Laundry"; "find the price of the acme kettle" against
   "Find the price of the Zenith lamp" gives "Acme kettle". Each part of a task in several
   steps is compared on its own too, with the recorded tasks and their parts: in "... and
-  text it to bob", "bob" stands where "Take a photo and send it to Maria" has "Maria";
+  text it to bob", "bob" stands where "Take a photo and send it to Maria" has "Maria". A
+  quoted text's first word is a name's place too: "post lovely morning run" against "Post
+  'Trying a new recipe' on Chirp" opens the post at "Lovely";
 - a word after one of the language's naming words ("called", "named") opens a name, and a
   word no recorded text uses is a name where it owns something ("hanoi's weather");
 - a word that always stands at one place of a recorded value written with capitals gives
@@ -54,8 +56,10 @@ from difflib import SequenceMatcher
 from guigraph.language import tables
 from guigraph.language.parse import DASHED, clause_break, fold, owner_of
 
-#: Where a sentence (or a quoted text) starts: its first word is capitalized whatever it is.
-_STARTS = re.compile(r"(?:^|[.?!:]\s+|(?:^|\s)[\"“'‘])")
+#: Where a quoted text starts: its first word is capitalized whatever it is.
+_QUOTE_OPENS = re.compile(r"(?:^|\s)[\"“'‘]")
+#: Where a sentence (or a quoted text) starts.
+_STARTS = re.compile(rf"(?:^|[.?!:]\s+|{_QUOTE_OPENS.pattern})")
 #: A word of letters, as casing reads it (no digits, no marks around it).
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 #: A shorter start is no evidence that a word is another's long form ("Ma" of "May", "March").
@@ -116,12 +120,15 @@ class Casing:
     def learn_text(self, text: str) -> None:
         """Count the words of a recorded instruction, those opening a sentence left out."""
         self._last = self._weights = None
-        starts = _starts(text)
+        starts, set_off = _starts(text), _set_off_starts(text)
         named = []
         for match in _LETTERS.finditer(text):
             word = match.group(0)
             self.seen.add(word.lower())
-            named.append(match.start() not in starts and word[:1].isupper())
+            # A set-off text's first word is where a task's own text opens: its place is a
+            # name's, though its capital is no evidence for the word ("post [Lovely] ...").
+            at = match.start()
+            named.append(word[:1].isupper() and (at not in starts or at in set_off))
             if match.start() not in starts:
                 self._count(word)
         lowered = tuple(w.lower() for w in _LETTERS.findall(text))
@@ -403,7 +410,13 @@ def _clause_spans(text: str) -> list[tuple[int, int]]:
 
 def _starts(text: str) -> set[int]:
     """Where a sentence, a quoted text or one set off by a pair of dashes starts in ``text``."""
-    return {m.end() for m in _STARTS.finditer(text)} | {m.start(1) for m in DASHED.finditer(text)}
+    return {m.end() for m in _STARTS.finditer(text)} | _set_off_starts(text)
+
+
+def _set_off_starts(text: str) -> set[int]:
+    """Where a quoted text or one set off by a pair of dashes starts in ``text``."""
+    quoted = {m.end() for m in _QUOTE_OPENS.finditer(text)}
+    return quoted | {m.start(1) for m in DASHED.finditer(text)}
 
 
 def text_between(left: re.Match[str], right: re.Match[str]) -> str:
