@@ -134,6 +134,7 @@ def test_a_message_keeps_its_exclamation_but_a_question_drops_its_mark() -> None
         align_value("Call me", "Text Bob: Call me", "Text Bob: Happy birthday!")
         == "Happy birthday!"
     )
+    assert align_value("Call me", "Text Bob: Call me", "Text Bob: Well done!! ") == "Well done!!"
     old, new = "What is the weather like in Oslo?", "What is the weather like in Denver?"
     assert align_value("Oslo", old, new) == "Denver"
 

@@ -473,9 +473,15 @@ def _with_end_punctuation(value: str, instruction: str, example: str) -> str:
     imperative does not end in one, so it belongs to the message. A "?" ends a question
     ("weather like in Denver?"); it stays only if the recorded value had one too."""
     marks = "!?" if example.rstrip().endswith("?") else "!"
-    pattern = rf"{re.escape(value)}([{marks}]+)\s*[\"”']?\s*$"
-    match = re.search(pattern, normalize_units(instruction))
-    return value + match.group(1) if match else value
+    end = normalize_units(instruction).rstrip()
+    if end[-1:] in ('"', "”", "'"):
+        end = end[:-1].rstrip()
+    # The value may end in marks itself: the fewest of the last marks after it (a pattern
+    # made of each value was a compile per value).
+    for cut in range(len(end.rstrip(marks)), len(end)):
+        if end[:cut].endswith(value):
+            return value + end[cut:]
+    return value
 
 
 @functools.lru_cache(maxsize=16384)  # the known values of a site are shaped again per task
