@@ -19,7 +19,7 @@ the recorded instructions and values, never from a list of words):
   steps is compared on its own too, with the recorded tasks and their parts: in "... and
   text it to bob", "bob" stands where "Take a photo and send it to Maria" has "Maria". A
   quoted text's first word is a name's place too: "post lovely morning run" against "Post
-  'Trying a new recipe' on Chirp" opens the post at "Lovely";
+  'Trying a new recipe'" opens the post at "Lovely";
 - a word after one of the language's naming words ("called", "named") opens a name, and a
   word no recorded text uses is a name where it owns something ("hanoi's weather");
 - a word that always stands at one place of a recorded value written with capitals gives
@@ -31,7 +31,7 @@ None of them capitalizes a function word, nor, but after a naming word, a word t
 texts write in lower case. A word's place outweighs how the recorded texts write it elsewhere:
 where the nearest recorded wording's name goes on in plain words ("Zephyr kettle"), or a word
 stands at a plain place of the one shape of named value it has, the task's word there is plain
-("lumen camera bag", though the app is "Camera").
+("lumen camera bag", though the recordings also write a "Camera" elsewhere).
 
 Every sentence, and every text set off in quotes or by a pair of dashes, then starts with a
 capital, as written tasks do (a clause after ";" is no new sentence). A task with any
@@ -256,8 +256,8 @@ class Casing:
             pairs = [(i1 + k, j1 + k) for k in range(min(i2 - i1, j2 - j1))]
             if any(named[i] for i, _ in pairs):
                 # A name's value going on in plain words: the task's words there are plain
-                # too, whatever else they name ("Zephyr kettle" / "lumen camera bag", the
-                # app being "Camera").
+                # too, whatever else they name ("Zephyr kettle" / "lumen camera bag", a
+                # "Camera" written elsewhere).
                 plain.extend(j for i, j in pairs if not named[i] and best[i] not in stop)
             places = [j for i, j in pairs if named[i]]
             if j2 - j1 > i2 - i1:
