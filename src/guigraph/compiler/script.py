@@ -727,7 +727,8 @@ class _Binder:
     def _set_replacements(self) -> None:
         """Every step learns the task's (recorded, new) values and its content words."""
         steps, values = self.binding.steps, self.trace.values
-        typed = [(values[key], new) for key in values if (new := _typed_value(key, steps))]
+        typed_by_key = _typed_values(steps)
+        typed = [(values[key], new) for key in values if (new := typed_by_key.get(key, ""))]
         found = tuple((old, new) for old, new in self.pairs + typed if old and new)
         task = frozenset(self.new_words)
         self.binding.steps = [_restep(s, replacements=found, task_words=task) for s in steps]
@@ -888,14 +889,19 @@ def _asks(value: str, instruction: str) -> bool:
     )
 
 
-def _typed_value(key: SlotKey, steps: Sequence[ScriptStep]) -> str:
-    """The new value bound to the trace's slot ``key``, if it was typed."""
+def _typed_values(steps: Sequence[ScriptStep]) -> dict[SlotKey, str]:
+    """The new value bound to each of the trace's slots the steps type from the task (the
+    first step typing it; "" where it is left open). One pass: asked per slot, it was a
+    search of every step for each of the run's slots."""
+    found: dict[SlotKey, str] = {}
     for step in steps:
-        if _types_slot(step, key):
-            source = step.template.source_of(key.slot)
-            if source is not None and not source.from_screen:
-                return step.bound_values.get(key.slot, "")
-    return ""
+        if step.template.type is not ActionType.TYPE:
+            continue
+        for slot, source in dict(step.template.text_sources).items():
+            key = step.slot_key(slot)
+            if key is not None and key not in found and not source.from_screen:
+                found[key] = step.bound_values.get(slot, "")
+    return found
 
 
 def _in_field_form(value: str, values: ValueIndex, site: Site, lowered: bool = False) -> str:

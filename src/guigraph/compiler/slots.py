@@ -622,7 +622,7 @@ def slot_candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
     """Every way's value for the slot, with the way's rank (0: the first way), in the ways'
     order, each value once (case aside); a way that ends the search ends them. Each way is
     asked only when the values before it were taken: most slots need only the first."""
-    seen = tuple(sorted({v for v in request.known if v}, key=lambda v: (-len(v), v)))
+    seen = _longest_first(request.known)
     asked = _Request(**{f.name: getattr(request, f.name) for f in fields(SlotRequest)}, seen=seen)
     given: set[str] = set()
     for rank, way in enumerate(_WAYS):
@@ -632,6 +632,12 @@ def slot_candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
         if value is not None and value.lower() not in given:
             given.add(value.lower())
             yield value, rank
+
+
+# A site's known values are the same set for every slot there and every task: ordered once.
+@functools.lru_cache(maxsize=4096)
+def _longest_first(known: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted({v for v in known if v}, key=lambda v: (-len(v), v)))
 
 
 class _End(enum.Enum):
@@ -661,7 +667,7 @@ class _Request(SlotRequest):
     def named(self) -> list[str]:
         """Known values the instruction names, longest first (a longer name contains a shorter
         one), then alphabetical: deterministic. Only these can pin a value down."""
-        named = _named_values(self.instruction, self.seen)
+        named = list(_named_known(self.instruction, self.known, _language()))
         if self.foreign is not None:
             named = [v for v in named if not self.foreign(v)]
         if self.quoted:
@@ -1099,6 +1105,13 @@ def _named_values(instruction: str, values: tuple[str, ...], longest: int = 8) -
     language = _language()
     grams = _grams(instruction, language, longest)
     return [v for v, said in zip(values, _phrases(values, language), strict=True) if said in grams]
+
+
+# Asked for every slot of every run a task binds, of a few sites' values: once per task and
+# site (the known set's hash is kept by the set; a tuple's is worked out each time).
+@functools.lru_cache(maxsize=4096)
+def _named_known(instruction: str, known: frozenset[str], language: Language) -> tuple[str, ...]:
+    return tuple(_named_values(instruction, _longest_first(known)))
 
 
 # What is read off a site's known values is the same for every task that fills a slot there:
