@@ -58,8 +58,8 @@ from guigraph.language.parse import DASHED, clause_break, fold, owner_of
 
 #: Where a quoted text starts: its first word is capitalized whatever it is.
 _QUOTE_OPENS = re.compile(r"(?:^|\s)[\"“'‘]")
-#: Where a sentence (or a quoted text) starts.
-_STARTS = re.compile(rf"(?:^|[.?!:]\s+|{_QUOTE_OPENS.pattern})")
+#: Where a sentence starts.
+_SENTENCE_STARTS = re.compile(r"(?:^|[.?!:]\s+)")
 #: A word of letters, as casing reads it (no digits, no marks around it).
 _LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 #: A shorter start is no evidence that a word is another's long form ("Ma" of "May", "March").
@@ -120,7 +120,8 @@ class Casing:
     def learn_text(self, text: str) -> None:
         """Count the words of a recorded instruction, those opening a sentence left out."""
         self._last = self._weights = None
-        starts, set_off = _starts(text), _set_off_starts(text)
+        set_off = _set_off_starts(text)
+        starts = _sentence_starts(text) | set_off
         named = []
         for match in _LETTERS.finditer(text):
             word = match.group(0)
@@ -129,7 +130,7 @@ class Casing:
             # name's, though its capital is no evidence for the word ("post [Lovely] ...").
             at = match.start()
             named.append(word[:1].isupper() and (at not in starts or at in set_off))
-            if match.start() not in starts:
+            if at not in starts:
                 self._count(word)
         lowered = tuple(w.lower() for w in _LETTERS.findall(text))
         self.instructions[lowered] = tuple(named)
@@ -410,7 +411,11 @@ def _clause_spans(text: str) -> list[tuple[int, int]]:
 
 def _starts(text: str) -> set[int]:
     """Where a sentence, a quoted text or one set off by a pair of dashes starts in ``text``."""
-    return {m.end() for m in _STARTS.finditer(text)} | _set_off_starts(text)
+    return _sentence_starts(text) | _set_off_starts(text)
+
+
+def _sentence_starts(text: str) -> set[int]:
+    return {m.end() for m in _SENTENCE_STARTS.finditer(text)}
 
 
 def _set_off_starts(text: str) -> set[int]:
