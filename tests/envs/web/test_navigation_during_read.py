@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -156,36 +155,3 @@ def test_a_replaced_document_is_known_by_playwrights_error_and_its_words_only(
     error: Exception, replaced: bool
 ) -> None:
     assert replaced_by_navigation(error) is replaced
-
-
-@pytest.mark.parametrize("until", ["request", "commit"])
-def test_a_navigation_that_starts_after_the_page_was_called_settled_is_waited_for(
-    world: WebEnv, monkeypatch: pytest.MonkeyPatch, until: str
-) -> None:
-    """On a loaded machine a tap's navigation can start only after the world has called the
-    page settled, while it reads the page: DokuWiki's link to a new page's editor, at load 17,
-    was observed as the search results under the editor's URL, and the plan went on from the
-    wrong screen. Here the navigation starts right after the page's elements were read (its
-    request on its way, or the new document already committed): the world reads the page again
-    once the navigation is over, never the page being left, never half of each."""
-    assert "Search" in _labels(_open(world))
-    screenshot = world._screenshot
-    started: list[bool] = []
-
-    def navigation_starts_meanwhile(page: Any) -> bytes:
-        png = screenshot(page)
-        if not started:
-            started.append(True)
-            if until == "request":
-                with page.expect_request(lambda request: request.url.endswith("/next")):
-                    page.evaluate("() => { location.href = '/next'; }")
-            else:
-                with page.expect_navigation(wait_until="commit"):
-                    page.evaluate("() => { location.href = '/next'; }")
-        return png
-
-    monkeypatch.setattr(world, "_screenshot", navigation_starts_meanwhile)
-    result = world.step(_tap_button())
-    assert started and result.error is None
-    assert result.observation.activity == "/next"
-    assert _labels(result.observation) == ["Results", "0"]

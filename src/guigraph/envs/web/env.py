@@ -63,9 +63,8 @@ DEFAULT_VIEWPORT = (1280, 800)
 LONG_PRESS_MS = 600
 #: Share of the viewport one scroll moves.
 SCROLL_SHARE = 0.6
-#: One round trip per observation: the DOM walk, whether the page is done (loaded, still) and
-#: the URL of the document walked.
-OBSERVE_JS = f"(args) => [({dom.WALK_JS})(args), ({STATE_JS})(), document.location.href]"
+#: One round trip per observation: the DOM walk, and whether the page is done (loaded, still).
+OBSERVE_JS = f"(args) => [({dom.WALK_JS})(args), ({STATE_JS})()]"
 #: How often to look whether Playwright has announced a tab Chromium already opened.
 TAB_POLL_MS = 10
 #: Observing fails while a new document replaces the old one: settle and try again.
@@ -552,8 +551,7 @@ class WebEnv(Env):
         state and stillness, read here with the walk."""
         for attempt in range(OBSERVE_TRIES):
             try:
-                last = attempt == OBSERVE_TRIES - 1
-                observation = self._observe_once(settled or attempt > 0, whole=not last)
+                observation = self._observe_once(settled or attempt > 0)
                 break
             except Exception:
                 # The page was not done (still loading or animating), or the document was
@@ -568,28 +566,17 @@ class WebEnv(Env):
         self._last = observation
         return observation
 
-    def _observe_once(self, settled: bool, whole: bool = True) -> Observation:
+    def _observe_once(self, settled: bool) -> Observation:
         """One observation; unless the page has just ``settled`` (as far as it will), a page
-        not done loading or animating is not observed (``_NotDone``). With ``whole``, a page
-        that began to leave while it was read is not observed either: on a loaded machine a
-        click's navigation can start after the page was called settled, and the elements read
-        would be those of the page being left, under the URL of the next one (or the old page
-        just before it goes, its targets no longer there to tap)."""
+        not done loading or animating is not observed (``_NotDone``)."""
         page = self._page
-        assert self._activity is not None
-        navigations = self._activity.navigations
         skip = miniwob.SKIP if self._is_miniwob() else ""
-        raw, (ready, still), walked = page.evaluate(OBSERVE_JS, ["", skip])
+        raw, (ready, still) = page.evaluate(OBSERVE_JS, ["", skip])
         if not settled and (ready != "complete" or not still):
             raise _NotDone(f"the page is {ready}{'' if still else ', animating'}")
         walk = dom.read_walk(raw)
         png = self._screenshot(page)
         url = page.url
-        activity = self._activity
-        leaving = activity.navigations != navigations or activity.navigating() or url != walked
-        if whole and leaving:
-            raise _NotDone("the page began to leave while it was read")
-        url = walked  # the document's own, whatever has happened since
         return Observation(
             screen=ScreenSize(walk.width, walk.height),
             screenshot=png,

@@ -52,9 +52,6 @@ class PageActivity:
         self.page = page
         self._flight: dict[Any, tuple[str, float]] = {}
         self.last_event = time.monotonic()
-        #: Navigations of the page's own document (its main frame) started so far: one that
-        #: starts while the page is read makes what was read the page being left.
-        self.navigations = 0
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
@@ -65,8 +62,6 @@ class PageActivity:
         if kind in _TRACKED:
             self._flight[request] = (kind, time.monotonic())
             self.last_event = time.monotonic()
-            if kind == "document" and _of_main_frame(request):
-                self.navigations += 1
 
     def _ended(self, request: Any) -> None:
         if self._flight.pop(request, None) is not None:
@@ -78,13 +73,6 @@ class PageActivity:
             if kind == "document":
                 del self._flight[request]
         self.last_event = time.monotonic()
-
-    def navigating(self) -> bool:
-        """Whether the page's own next document is on its way (a navigation not yet loaded)."""
-        return any(
-            kind == "document" and _of_main_frame(request)
-            for request, (kind, _) in list(self._flight.items())
-        )
 
     def busy(self) -> bool:
         now = time.monotonic()
@@ -138,14 +126,6 @@ class PageActivity:
             page.wait_for_function(QUIET_JS, polling="raf", timeout=ANIMATION_MS)
         except Exception:
             return
-
-
-def _of_main_frame(request: Any) -> bool:
-    """Whether ``request`` loads the page's own document (not a frame's)."""
-    try:
-        return bool(request.is_navigation_request() and request.frame.parent_frame is None)
-    except Exception:  # a request of no frame (a service worker's)
-        return False
 
 
 def _round_trip(page: Any) -> None:
