@@ -180,3 +180,13 @@ def test_a_number_the_model_gives_as_a_number_is_the_value_as_the_task_says_it()
         filler.prepare(task, [DONOR])
         assert filler.fill(SlotRequest("Meds", RECORDED, task)) == "42"
     assert filler.counts.answered == 1
+
+
+def test_a_request_may_give_its_known_values_as_any_set() -> None:
+    """A filler of one's own may build a request with a plain set of known values: the rules
+    read it as they read a frozen one (they remember what they read per set of values)."""
+    task = "Set an alarm called Gym"
+    frozen = SlotRequest("Meds", RECORDED, task, frozenset({"Meds", "Laundry", "Gym"}))
+    plain = SlotRequest("Meds", RECORDED, task, {"Meds", "Laundry", "Gym"})  # type: ignore[arg-type]
+    assert list(RuleFiller().candidates(plain)) == list(RuleFiller().candidates(frozen))
+    assert RuleFiller().fill(plain) == "Gym"

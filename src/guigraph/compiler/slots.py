@@ -622,7 +622,7 @@ def slot_candidates(request: SlotRequest) -> Iterator[tuple[str, int]]:
     """Every way's value for the slot, with the way's rank (0: the first way), in the ways'
     order, each value once (case aside); a way that ends the search ends them. Each way is
     asked only when the values before it were taken: most slots need only the first."""
-    seen = _longest_first(request.known)
+    seen = _longest_first(frozenset(request.known))  # the same set if it is one already
     asked = _Request(**{f.name: getattr(request, f.name) for f in fields(SlotRequest)}, seen=seen)
     given: set[str] = set()
     for rank, way in enumerate(_WAYS):
@@ -667,7 +667,7 @@ class _Request(SlotRequest):
     def named(self) -> list[str]:
         """Known values the instruction names, longest first (a longer name contains a shorter
         one), then alphabetical: deterministic. Only these can pin a value down."""
-        named = list(_named_known(self.instruction, self.known, _language()))
+        named = list(_named_known(self.instruction, frozenset(self.known), _language()))
         if self.foreign is not None:
             named = [v for v in named if not self.foreign(v)]
         if self.quoted:
