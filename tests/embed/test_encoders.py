@@ -66,3 +66,43 @@ def test_hashing_remembers_rows_without_changing_them() -> None:
     assert np.array_equal(again[0], fresh[3]) and np.array_equal(again[2], fresh[3])
     again[0][:] = 0  # a caller's array is its own
     assert np.array_equal(enc.encode([texts[3]])[0], fresh[3])
+
+
+def test_hashing_is_scikit_learns_hashing_vectorizer_bit_for_bit() -> None:
+    """Worked out without scikit-learn, the rows stay its ``HashingVectorizer``'s (char_wb
+    3-5 and word 1-2 n-grams, no alternate sign, l2 norm, words weighted 0.5, the sum
+    normalised): a KB built before finds the same traces and screens. Small dimensions make
+    n-grams share columns; odd white space, accents, other scripts and short words too."""
+    import random
+
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    rng = random.Random(7)
+    alphabet = "abcdefg HIJ  0123 \t\n.,'-:ñüßØ日本😀\u00a0"
+    texts = ["", " ", "a", "ab", "abc", "  two  words ", "Ünïcödé WORDS", "x" * 300 + " y"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(400)]
+    for dim in (16, 256):
+        common = {"n_features": dim, "alternate_sign": False, "norm": "l2", "dtype": np.float32}
+        chars = HashingVectorizer(analyzer="char_wb", ngram_range=(3, 5), **common)
+        words = HashingVectorizer(analyzer="word", ngram_range=(1, 2), **common)
+        summed = np.asarray(
+            (chars.transform(texts) + words.transform(texts) * 0.5).toarray(), dtype=np.float32
+        )
+        norms = np.linalg.norm(summed, axis=1, keepdims=True)
+        np.divide(summed, norms, out=summed, where=norms > 0)
+        assert np.array_equal(HashingEncoder(dim).encode(texts), summed)
+
+
+def test_encoding_a_text_does_not_import_scikit_learn() -> None:
+    """Its import takes about a second, paid by every process before its first plan."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from guigraph.embed.hashing import HashingEncoder; "
+        "from guigraph.graph.matcher import structure_vectors; "
+        "HashingEncoder(64).encode(['Open the cart']); structure_vectors([['button:ok']], 64); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from guigraph.embed import TextEncoder
+from guigraph.embed.hashing import hashed_column
 from guigraph.graph.screen import LAYOUT_DIM, VISUAL_DIM, ScreenView
 
 if TYPE_CHECKING:
@@ -215,7 +216,7 @@ def _hashed_unit(pairs: tuple[tuple[str, float], ...], dim: int) -> np.ndarray:
     buckets: dict[int, list[np.float32]] = {}
     for token, weight in pairs:
         if weight != 0:  # FeatureHasher skips zeros
-            buckets.setdefault(_bucket(token, dim), []).append(np.float32(weight))
+            buckets.setdefault(hashed_column(token, dim), []).append(np.float32(weight))
     vector = np.zeros(dim, dtype=np.float32)
     if any(len(summed) > 2 for summed in buckets.values()):
         # Three tokens in one bucket: scipy sums them in an order of its own sort.
@@ -234,14 +235,6 @@ def _hashed_unit(pairs: tuple[tuple[str, float], ...], dim: int) -> np.ndarray:
             vector[order] = [np.float32(float(value) / norm) for value in data]
     vector.flags.writeable = False
     return vector
-
-
-def _bucket(token: str, dim: int) -> int:
-    """FeatureHasher's column of ``token``."""
-    from sklearn.utils import murmurhash3_32
-
-    h = int(murmurhash3_32(token, seed=0))
-    return (2147483647 - (dim - 1)) % dim if h == -2147483648 else abs(h) % dim
 
 
 def _hashed_by_sklearn(pairs: tuple[tuple[str, float], ...], dim: int) -> np.ndarray:
