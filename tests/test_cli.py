@@ -1,10 +1,8 @@
-import subprocess
-import sys
-
 from typer.testing import CliRunner
 
 from guigraph import __version__
 from guigraph.cli.main import app
+from tests.fresh_imports import packages_imported
 
 runner = CliRunner()
 
@@ -22,11 +20,5 @@ def test_version() -> None:
 
 def test_import_and_help_need_no_heavy_dependency() -> None:
     """`import guigraph` and `guigraph --help` must not import optional or heavy packages."""
-    code = (
-        "import sys, guigraph.cli.main as m\n"
-        "heavy = {'openai', 'torch', 'faiss', 'sklearn', 'playwright', 'miniwob', 'adbutils',\n"
-        "         'ray', 'matplotlib'}\n"
-        "print(sorted(heavy & set(sys.modules)))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    heavy = {"openai", "torch", "faiss", "sklearn", "playwright", "miniwob", "adbutils", "ray"}
+    assert packages_imported("import guigraph.cli.main", heavy | {"matplotlib"}) == []
