@@ -126,3 +126,44 @@ def test_an_option_that_taps_nothing_named_first_says_nothing_about_this_screen(
     with conventions.using(WEB):
         kept.start_in(screen("Director", "Year"))
     assert kept.state.choice is not None and kept.state.choice.donors == ["layout-a"]
+
+
+def test_with_no_home_screen_a_plan_that_goes_on_to_another_page_is_not_followed() -> None:
+    # A stitched plan starts on this page, then goes on to another page (a form and its
+    # pop-up variant are two MiniWoB++ pages): the world cannot leave the page it is on.
+    def options() -> GraphPolicy:
+        here_then_there = form(9.0, "here", "Username", "Login")
+        there = [
+            ScriptStep(2, s.template, None, "Pop-up page", "there", label=s.label)
+            for s in form(9.0, "there", "Username", "OK").steps
+        ]
+        stitched = PlanChoice(
+            [*here_then_there.steps, *there], ["here", "there"], 9.5, stitched=True
+        )
+        return policy(stitched, form(9.0, "here alone", "Username", "Login"))
+
+    on_the_web = options()
+    with conventions.using(WEB):
+        on_the_web.start_in(screen("Username", "Login"))
+    assert on_the_web.state.choice is not None
+    assert on_the_web.state.choice.donors == ["here alone"]
+    on_a_phone = options()
+    with conventions.using(ANDROID):  # home leads to the other app: the stitched plan stays
+        on_a_phone.start_in(screen("Username", "Login"))
+    assert on_a_phone.state.choice is not None
+    assert on_a_phone.state.choice.donors == ["here", "there"]
+
+
+def test_a_world_that_cannot_leave_its_page_takes_no_option_that_leaves_it_later() -> None:
+    stuck = policy(
+        form(9.0, "elsewhere", "Reply", app="Other page"),
+        PlanChoice(
+            [*form(5.0, "x", "Reply").steps, *form(5.0, "y", "Send", app="Other page").steps],
+            ["here, then elsewhere"], 5.0, stitched=True,
+        ),
+        form(2.0, "here", "Reply"),
+    )  # fmt: skip
+    stuck.state.home_refused = True
+    with conventions.using(WEB):
+        assert stuck._stay_in(screen("Reply"))
+    assert stuck.state.choice is not None and stuck.state.choice.donors == ["here"]

@@ -145,11 +145,14 @@ class GraphPolicy:
         here = state.app
         if self.state.choice is None or not here or is_home(here):
             return
-        if _first_app(self.state.script) not in (None, here):
-            if conventions.active().home_screen:
-                self._start_in_app_on_screen(state)
-            else:  # no home screen leads to the plan's app: a run recorded here is followed
+        if not conventions.active().home_screen:
+            # No home screen leads to another app: a plan working in one, first or after this
+            # one, cannot be followed here (a form's page and its pop-up variant are two
+            # pages; the episode is on one). A run recorded here is.
+            if _leaves(self.state.script, here):
                 self._stay_in(state)
+        elif _first_app(self.state.script) not in (None, here):
+            self._start_in_app_on_screen(state)
         self._start_on_screen(state)
         self._start_with_pages(state)
 
@@ -232,10 +235,15 @@ class GraphPolicy:
 
     def _stay_in(self, state: SemanticState) -> bool:
         """The plan needs another app and the world cannot leave this one: follow the first
-        option that starts in this app (the retrieved ones in their order, then the page's
-        own recordings), however it ranked against the plan."""
+        option that works in this app alone (the retrieved ones in their order, then the
+        page's own recordings), however it ranked against the plan."""
         options = [*self.state.alternatives, *self._recordings_here(state)]
-        at = next((i for i, o in enumerate(options) if _first_app(o.steps) == state.app), None)
+        here = state.app
+        at = next(
+            (i for i, o in enumerate(options)
+             if _first_app(o.steps) == here and not _leaves(o.steps, here)),
+            None,
+        )  # fmt: skip
         if at is None:
             return False
         self.state.alternatives = options
@@ -742,6 +750,11 @@ def _taps_missing_here(script: Sequence[ScriptStep], state: SemanticState) -> in
 
 def _first_app(script: Sequence[ScriptStep]) -> str | None:
     return next((s.app for s in script if s.app and not s.home), None)
+
+
+def _leaves(script: Sequence[ScriptStep], app: str | None) -> bool:
+    """Whether the script works in an app other than ``app`` (home screens aside)."""
+    return any(s.app and not s.home and s.app != app for s in script)
 
 
 def _already_typed(step: ScriptStep, state: SemanticState, memory: FocusMemory) -> bool:
