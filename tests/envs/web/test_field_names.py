@@ -49,3 +49,32 @@ def test_the_same_form_in_another_order_keeps_each_fields_name() -> None:
     first, second = form(["Genre", "Year"]), form(["Year", "Genre"])
     assert set(first) == set(second) == {"Genre", "Year"}
     assert first["Genre"] == second["Year"] and first["Year"] == second["Genre"]
+
+
+def _node(
+    tag: str, top: float, children: list[dict] | None = None, text: str = "", **kw: object
+) -> dict:
+    """A node of record.js's element tree (``core.getDOMInfo``)."""
+    node: dict = {"tag": tag, "left": 10, "top": top, "width": 140, "height": 20, **kw}
+    if text:
+        node["text"] = text
+    if children:
+        node["children"] = children
+    return node
+
+
+def test_a_recorded_field_no_label_names_takes_its_own_groups_words_as_the_live_walk_does() -> None:
+    """record.js's trees name a field as the live page's walk does: a caption under its box in
+    the same entry names that box (read by place alone, "Genre" stands right above the year's
+    box); words of a block holding other controls name none of them."""
+    from guigraph.envs.web.recorded_dom import TreeReader
+
+    search, go = _node("INPUT_text", 5, id="q"), _node("BUTTON", 5, text="Go")
+    entries = [
+        _node("DIV", 40, [_node("INPUT_text", 40, id="genre"), _node("DIV", 62, text="Genre")]),
+        _node("DIV", 90, [_node("INPUT_text", 90, id="year"), _node("DIV", 112, text="Year")]),
+        _node("DIV", 5, [_node("t", 5, text="Search the site"), search, go]),
+    ]
+    tree = _node("DIV", 0, entries, id="area")
+    names = {e.resource_id: e.content_desc for e in TreeReader().elements(tree) if e.editable}
+    assert names == {"genre": "Genre", "year": "Year", "q": ""}

@@ -52,6 +52,14 @@ PAGES = {
         panel.style.display = 'block'; panel.animate([{transform: 'translateX(-2000px)'},
         {transform: 'translateX(0)'}], {duration: 400, easing: 'ease-out'});">Show</button>
       <div id="panel" style="display: none"><button>Slid in</button></div></body></html>""",
+    # Captions no <label> ties to their fields: each entry holds its box, then its caption
+    # (under the box); a flat form's captions share one block with every field.
+    "/captions": """<html><body>
+      <div class="bar">Search the site <input id="q"> <a href="/done">Help</a></div>
+      <div class="entry"><input id="genre"><div class="caption">Genre</div></div>
+      <div class="entry"><input id="year"><div class="caption">Year</div></div>
+      <div class="flat"><span>City</span> <input id="city"> <span>Zip</span> <input id="zip">
+      </div></body></html>""",
     "/fields": """<html><body>
       <label>Title <input name="t" value="Old title"></label>
       <label>City <input name="c"></label>
@@ -135,6 +143,18 @@ def test_fields_named_by_labels_in_a_form_whose_fields_shadow_its_properties(
     user, password = _field(obs, "Username"), _field(obs, "Password")
     assert user.editable and password.editable and user.resource_id == ".field"
     assert _find(obs, "Log In", role="button").clickable
+
+
+def test_a_field_no_label_names_is_named_by_its_own_groups_words_after_it_too(
+    env: WebEnv, site: tuple[str, list]
+) -> None:
+    """A caption under its box in the same entry names that box, not the next one (read by
+    place, "Genre" stands right above the year's box). Words of a block that holds other
+    controls too name none of them: a search bar's words and its link are no field's group;
+    in a flat form, the words left of a field on its row name it."""
+    obs = _open(env, f"{site[0]}/captions")
+    names = {e.resource_id: e.content_desc for e in obs.elements or () if e.editable}
+    assert names == {"genre": "Genre", "year": "Year", "city": "City", "zip": "Zip", "q": ""}
 
 
 def test_a_field_is_named_by_what_names_it_never_by_its_value_and_a_long_page_scrolls(

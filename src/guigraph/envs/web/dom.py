@@ -138,6 +138,24 @@ WALK_JS = r"""
     return t;
   };
   const contentText = (el) => clean(innerTextOf(el) || textOf.call(el));
+  // A field the page gives no name is named as a person reads a form box by box: by the
+  // words of the nearest enclosing element that has any, where that element holds no other
+  // control (a caption under its box in the same entry, "Genre" after the input). Words that
+  // enclose other controls too are a form's or a page's, not this field's.
+  const TYPED = ['textbox', 'searchbox', 'combobox', 'spinbutton', 'listbox'];
+  const CONTROLS = 'a[href], button, input:not([type=hidden]), textarea, select, ' +
+    '[contenteditable]:not([contenteditable=false]), [role=button], [role=link], ' +
+    '[role=checkbox], [role=radio], [role=textbox], [role=combobox], [onclick]';
+  const groupLabel = (el) => {
+    for (let node = parentOf.call(el); node && node !== root; node = parentOf.call(node)) {
+      if (skip.some(s => N.contains.call(node, s))) return '';  // the harness's, not the page's
+      const words = clean(labelText(node));
+      if (!words) continue;
+      const controls = E.querySelectorAll.call(node, CONTROLS);
+      return controls.length === 1 ? words.replace(/\s*:$/, '') : '';
+    }
+    return '';
+  };
   const nameOf = (el, tag, role) => {
     const aria = attr(el, 'aria-label');
     if (aria && aria.trim()) return aria.trim();
@@ -161,10 +179,12 @@ WALK_JS = r"""
       if (ph && ph.trim()) return ph.trim();
     }
     // A field's own text is its value (a <textarea>'s page text, a <select>'s options): its
-    // name is only what names it, else its title, else nothing (the world then names it by id).
+    // name is only what names it, else its title, else the words of its own group, else
+    // nothing (the words beside it on the screen then name it: ``named_by_neighbours``).
     if (tag === 'textarea' || tag === 'select' || tag === 'input' || editableOf(el)) {
       const title = attr(el, 'title');
-      return title && title.trim() ? title.trim() : '';
+      if (title && title.trim()) return title.trim();
+      return TYPED.includes(role) ? groupLabel(el) : '';
     }
     if (BY_CONTENT.includes(role)) {
       const t = contentText(el);

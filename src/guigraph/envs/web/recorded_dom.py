@@ -11,7 +11,7 @@ accessible name (a field inside a ``<label>`` named by it), value, id or first c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,12 +63,13 @@ class TreeReader:
     def elements(self, root: Any) -> tuple[UIElement, ...]:
         out: list[UIElement] = []
         if isinstance(root, Mapping):
-            self._visit(root, out, atomic=False, label="")
+            self._visit(root, out, atomic=False, label="", ancestors=())
         return named_by_neighbours(tuple(out))
 
     def _visit(
-        self, node: Mapping[str, Any], out: list[UIElement], atomic: bool, label: str
-    ) -> None:
+        self, node: Mapping[str, Any], out: list[UIElement], atomic: bool, label: str,
+        ancestors: tuple[Mapping[str, Any], ...],
+    ) -> None:  # fmt: skip
         tag = str(node.get("tag") or "")
         if tag == "t":
             return  # a piece of its parent's text
@@ -76,7 +77,10 @@ class TreeReader:
         role = role_of(tag)
         children = [c for c in node.get("children") or () if isinstance(c, Mapping)]
         if box is not None and not (atomic and role not in _INTERACTIVE):
-            element = _element(node, tag, role, box, children, self.targets, label)
+            # A field no <label> names is named by its own group's words, as the live walk
+            # names it (``envs.web.dom``).
+            named = label or (group_label(ancestors) if role in EDITABLE else "")
+            element = _element(node, tag, role, box, children, self.targets, named)
             if element is not None:
                 out.append(element)
         if role == "img":
@@ -85,7 +89,7 @@ class TreeReader:
         # A field inside a <label> is named by the label's words (the accessible name).
         label = _own_text(node) if role == "label" else label
         for child in children:
-            self._visit(child, out, inner, label)
+            self._visit(child, out, inner, label, (node, *ancestors))
 
     def _box(self, node: Mapping[str, Any]) -> BBox | None:
         try:
@@ -99,6 +103,43 @@ class TreeReader:
         if left + width <= 0 or top + height <= 0:
             return None
         return BBox(nx(left), ny(top), nx(left + width), ny(top + height))
+
+
+#: record.js's tags of the elements a person operates (a form's fields, its buttons, links).
+_CONTROL_TAGS = frozenset({"input", "textarea", "select", "button", "a"})
+
+
+def group_label(ancestors: Sequence[Mapping[str, Any]]) -> str:
+    """The words of a field's own group, nearest ancestor first (``ancestors``): those of the
+    first ancestor that has any, where it holds no control but the field (a caption under its
+    box in the same entry); words that enclose other controls too are a form's, not the
+    field's."""
+    for node in ancestors:
+        words = " ".join(_words_outside_controls(node).split())
+        if words:
+            return words.removesuffix(":").strip() if _controls(node) == 1 else ""
+    return ""
+
+
+def _tag_name(node: Mapping[str, Any]) -> str:
+    return str(node.get("tag") or "").lower().partition("_")[0]
+
+
+def _words_outside_controls(node: Mapping[str, Any]) -> str:
+    """The text under ``node``, without the text of the controls in it (a field's value)."""
+    if _tag_name(node) in _CONTROL_TAGS - {"a"}:
+        return ""
+    children = [c for c in node.get("children") or () if isinstance(c, Mapping)]
+    text = node.get("text")
+    if not children and isinstance(text, str):
+        return text
+    return " ".join(_words_outside_controls(c) for c in children)
+
+
+def _controls(node: Mapping[str, Any]) -> int:
+    children = [c for c in node.get("children") or () if isinstance(c, Mapping)]
+    own = _tag_name(node) in _CONTROL_TAGS and str(node.get("tag")).lower() != "input_hidden"
+    return int(own) + sum(_controls(c) for c in children)
 
 
 def role_of(tag: str) -> str:
