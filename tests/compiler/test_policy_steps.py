@@ -128,24 +128,6 @@ def test_a_target_missing_from_its_own_screen_is_looked_for_further_down_the_lis
     assert proposal.action.type is not ActionType.SCROLL
 
 
-def scroll_step(node: int = 1) -> ScriptStep:
-    return ScriptStep(node, ActionTemplate(ActionType.SCROLL, direction="up"), None, APP, "t")
-
-
-def test_recorded_scrolls_are_skipped_where_the_next_tap_shows_already() -> None:
-    """The recording scrolled down to its value; the task's ("Monah") shows already, higher
-    up the list: it is tapped, not scrolled out of view. Where it does not show, the recorded
-    scrolls are taken."""
-    plan = [scroll_step(), scroll_step(), tap("Monah", role="text"), tap("Star")]
-    chosen = policy(list(plan))
-    proposal = decide(chosen, screen("Estel", "Monah", node=1, scrollable=True))
-    assert proposal.action.type is ActionType.CLICK and proposal.target is not None
-    assert proposal.target.label == "Monah" and chosen.state.pending is not None
-    assert chosen.state.pending.index == 2
-    proposal = decide(policy(list(plan)), screen("Estel", "Dana", node=1, scrollable=True))
-    assert proposal.action.type is ActionType.SCROLL
-
-
 def test_a_screen_that_does_not_scroll_is_not_scrolled() -> None:
     proposal = decide(policy([tap("Archive")]), screen("Inbox", node=1))
     assert proposal.action.type is not ActionType.SCROLL

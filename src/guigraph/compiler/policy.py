@@ -463,10 +463,6 @@ class GraphPolicy:
                 self.state.pending = None
                 return self._current_step(state, feedback, memory)
             return self._proposal(self.state.cursor, step, state, memory)
-        if kind is ActionType.SCROLL and self.mode == "graph":
-            past = self._past_needless_scrolls(state, memory)
-            if past is not None:
-                return past
         if here != step.node and self._popup_button(state) is not None:
             # A key press planned for a screen a pop-up covers waits for the pop-up to go:
             # what the plan reads off that screen (an article's title) is under it.
@@ -474,25 +470,6 @@ class GraphPolicy:
         if here == step.node or _same_app(state.app, step.app) or self.mode == "trace":
             return self._proposal(self.state.cursor, step, state, memory)
         return None
-
-    def _past_needless_scrolls(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
-        """The tap after the recorded scrolls, where its target already shows by its name: the
-        scrolls brought the recorded value into view, and the task's (higher up the list) is
-        in view now; scrolling on would take it away."""
-        script, index = self.state.script, self.state.cursor
-        while index < len(script) and script[index].template.type is ActionType.SCROLL:
-            index += 1
-        if index == len(script) or not script[index].template.taps:
-            return None
-        target = find_target(script[index], state)
-        if (
-            target is None
-            or not target.element.clickable
-            or not _shown_by_name(script[index], target)
-        ):
-            return None
-        self.state.cursor = index
-        return self._proposal(index, script[index], state, memory)
 
     def _search_for_value(self, state: SemanticState, memory: FocusMemory) -> Proposal | None:
         """The steps ahead open something and tap a value the task names (a link in a tab):
@@ -769,12 +746,6 @@ def _taps_missing_here(script: Sequence[ScriptStep], state: SemanticState) -> in
     if not taps:
         return None
     return sum(find_target(s, state) is None for s in taps)
-
-
-def _shown_by_name(step: ScriptStep, target: ElementView) -> bool:
-    """Whether ``target`` shows the name ``step`` taps (not only its kind of id)."""
-    name = step.label.strip().lower()
-    return bool(name) and name in target.label.lower()
 
 
 def _first_app(script: Sequence[ScriptStep]) -> str | None:
