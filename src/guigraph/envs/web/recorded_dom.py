@@ -11,7 +11,7 @@ accessible name (a field inside a ``<label>`` named by it), value, id or first c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,12 +63,12 @@ class TreeReader:
     def elements(self, root: Any) -> tuple[UIElement, ...]:
         out: list[UIElement] = []
         if isinstance(root, Mapping):
-            self._visit(root, out, atomic=False, label="", ancestors=())
+            self._visit(root, out, atomic=False, label="", ancestors=None)
         return named_by_neighbours(tuple(out))
 
     def _visit(
         self, node: Mapping[str, Any], out: list[UIElement], atomic: bool, label: str,
-        ancestors: tuple[Mapping[str, Any], ...],
+        ancestors: Ancestors | None,
     ) -> None:  # fmt: skip
         tag = str(node.get("tag") or "")
         if tag == "t":
@@ -89,7 +89,7 @@ class TreeReader:
         # A field inside a <label> is named by the label's words (the accessible name).
         label = _own_text(node) if role == "label" else label
         for child in children:
-            self._visit(child, out, inner, label, (node, *ancestors))
+            self._visit(child, out, inner, label, (node, ancestors))
 
     def _box(self, node: Mapping[str, Any]) -> BBox | None:
         try:
@@ -109,37 +109,47 @@ class TreeReader:
 _CONTROL_TAGS = frozenset({"input", "textarea", "select", "button", "a"})
 
 
-def group_label(ancestors: Sequence[Mapping[str, Any]]) -> str:
-    """The words of a field's own group, nearest ancestor first (``ancestors``): those of the
-    first ancestor that has any, where it holds no control but the field (a caption under its
-    box in the same entry); words that enclose other controls too are a form's, not the
-    field's."""
-    for node in ancestors:
-        words = " ".join(_words_outside_controls(node).split())
+#: A node's ancestors, nearest first: (its parent, the parent's ancestors). Every child of a
+#: node shares one, so a walk copies no path.
+Ancestors = tuple[Mapping[str, Any], "Ancestors | None"]
+
+
+def group_label(ancestors: Ancestors | None) -> str:
+    """The words of a field's own group: those of the nearest ancestor that has any, where it
+    holds no control but the field (a caption under its box in the same entry); words that
+    enclose other controls too are a form's, not the field's."""
+    while ancestors is not None:
+        node, ancestors = ancestors
+        words = _words_of_one_control(node)
+        if words is None:
+            return ""  # every ancestor further up holds these controls too
         if words:
-            return words.removesuffix(":").strip() if _controls(node) == 1 else ""
+            return words.removesuffix(":").strip()
     return ""
 
 
-def _tag_name(node: Mapping[str, Any]) -> str:
-    return str(node.get("tag") or "").lower().partition("_")[0]
-
-
-def _words_outside_controls(node: Mapping[str, Any]) -> str:
-    """The text under ``node``, without the text of the controls in it (a field's value)."""
-    if _tag_name(node) in _CONTROL_TAGS - {"a"}:
-        return ""
-    children = [c for c in node.get("children") or () if isinstance(c, Mapping)]
-    text = node.get("text")
-    if not children and isinstance(text, str):
-        return text
-    return " ".join(_words_outside_controls(c) for c in children)
-
-
-def _controls(node: Mapping[str, Any]) -> int:
-    children = [c for c in node.get("children") or () if isinstance(c, Mapping)]
-    own = _tag_name(node) in _CONTROL_TAGS and str(node.get("tag")).lower() != "input_hidden"
-    return int(own) + sum(_controls(c) for c in children)
+def _words_of_one_control(node: Mapping[str, Any]) -> str | None:
+    """The words under ``node`` outside its controls (a field's value is no word), or None as
+    soon as it holds a second control: one pass, stopping early."""
+    words: list[str] = []
+    controls = 0
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        tag = str(current.get("tag") or "").lower()
+        name = tag.partition("_")[0]
+        if name in _CONTROL_TAGS and tag != "input_hidden":
+            controls += 1
+            if controls > 1:
+                return None
+            if name != "a":
+                continue  # a link's words are words; a field's or a button's are not
+        children = [c for c in current.get("children") or () if isinstance(c, Mapping)]
+        text = current.get("text")
+        if not children and isinstance(text, str):
+            words.append(text)
+        pending.extend(reversed(children))
+    return " ".join(" ".join(words).split())
 
 
 def role_of(tag: str) -> str:
